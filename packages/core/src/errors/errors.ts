@@ -1,0 +1,110 @@
+import { MemError, type MemErrorOptions } from './mem-error.ts';
+
+/** One problem found in a config: where it is and what was expected there. */
+export interface ConfigIssue {
+  /** Dotted path into the config as the user wrote it, e.g. `short_term_memory_strategy[0].memory_max_tokens`. */
+  path: string;
+  message: string;
+}
+
+/** A profile or option object is invalid. Lists every bad path, not just the first. */
+export class MemConfigError extends MemError {
+  readonly issues: readonly ConfigIssue[];
+
+  constructor(issues: readonly ConfigIssue[], options: MemErrorOptions & { source?: string } = {}) {
+    const where = options.source ? ` in ${options.source}` : '';
+    const lines = issues.map((i) => `  - ${i.path || '(root)'}: ${i.message}`).join('\n');
+    super(
+      'MEM_CONFIG',
+      `[mem/core] invalid config${where} (${issues.length} problem${issues.length === 1 ? '' : 's'}); fix these paths:\n${lines}`,
+      options,
+    );
+    this.name = 'MemConfigError';
+    this.issues = issues;
+  }
+}
+
+/** A condition expression failed while being evaluated on a message. */
+export class MemConditionError extends MemError {
+  readonly expression: string;
+  readonly path: string;
+  readonly messageId: string | undefined;
+
+  constructor(
+    init: { expression: string; path: string; messageId?: string; reason: string },
+    options: MemErrorOptions = {},
+  ) {
+    const on = init.messageId === undefined ? '' : ` on message ${JSON.stringify(init.messageId)}`;
+    super(
+      'MEM_CONDITION',
+      `[mem/core] condition ${init.path} (${JSON.stringify(init.expression)}) failed${on}: ${init.reason}. ` +
+        'Guard optional fields with has(...), e.g. has(message.metadata.x) && message.metadata.x == 1.',
+      options,
+    );
+    this.name = 'MemConditionError';
+    this.expression = init.expression;
+    this.path = init.path;
+    this.messageId = init.messageId;
+  }
+}
+
+/** Input data (a message, a session id, a wire-format message) is invalid. */
+export class MemValidationError extends MemError {
+  readonly field: string;
+
+  constructor(field: string, message: string, options: MemErrorOptions = {}) {
+    super('MEM_VALIDATION', message, options);
+    this.name = 'MemValidationError';
+    this.field = field;
+  }
+}
+
+/** A message could not be converted to or from a provider wire format. */
+export class MemConversionError extends MemError {
+  readonly format: string;
+
+  constructor(format: string, message: string, options: MemErrorOptions = {}) {
+    super('MEM_CONVERSION', message, options);
+    this.name = 'MemConversionError';
+    this.format = format;
+  }
+}
+
+/** A store operation failed (connection, I/O, corrupt data read back). */
+export class MemStoreError extends MemError {
+  constructor(message: string, options: MemErrorOptions = {}) {
+    super('MEM_STORE', message, options);
+    this.name = 'MemStoreError';
+  }
+}
+
+/** A compare-and-swap write lost: the session changed under it. Retry or rebase. */
+export class MemStoreConflictError extends MemError {
+  readonly sessionId: string;
+  readonly expectedVersion: number;
+  readonly actualVersion: number;
+
+  constructor(
+    init: { sessionId: string; expectedVersion: number; actualVersion: number },
+    options: MemErrorOptions = {},
+  ) {
+    super(
+      'MEM_STORE_CONFLICT',
+      `[mem/store] session ${JSON.stringify(init.sessionId)} is at version ${init.actualVersion}, ` +
+        `expected ${init.expectedVersion}: it changed concurrently. Reload and retry.`,
+      options,
+    );
+    this.name = 'MemStoreConflictError';
+    this.sessionId = init.sessionId;
+    this.expectedVersion = init.expectedVersion;
+    this.actualVersion = init.actualVersion;
+  }
+}
+
+/** A summarizer failed, timed out, or returned unusable output. */
+export class MemSummarizerError extends MemError {
+  constructor(message: string, options: MemErrorOptions = {}) {
+    super('MEM_SUMMARIZER', message, options);
+    this.name = 'MemSummarizerError';
+  }
+}

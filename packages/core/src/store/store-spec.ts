@@ -1,0 +1,198 @@
+import type { Message } from '../model/message.ts';
+
+
+/**
+ * The Store contract, version 1. A spec is types only: backends implement it in their own
+ * packages (`@mem/store-sqlite`, `@mem/store-redis`) and prove it with `@mem/store-test-suite`.
+ *
+ * Model: a session is an ordered log of *active* messages, each with a per-session sequence
+ * number (`seq`, strictly increasing, never reused). Appends add to the end. Compaction replaces
+ * a prefix of the active log (everything with `seq <= throughSeq`) by one summary; the replaced
+ * messages move to the archive, linked from the summary record. Erasure removes a prefix for
+ * good. Every change is atomic.
+ *
+ * Two counters guard concurrent writers:
+ * - `version` grows on every change (append, compaction, erase, replace).
+ * - `epoch` grows only on changes that rewrite the prefix (compaction, erase, replace, clear).
+ *   Appends never change it, so a compaction planned at epoch E still commits after concurrent
+ *   appends (they only add messages after `throughSeq`), but fails with
+ *   `MemStoreConflictError` if another compaction, erase or replace won the race.
+ */
+export const STORE_SPECIFICATION_VERSION = 'mem.store.v1';
+
+export interface StoreCapabilities {
+  /** Sessions expire `ttlMs` after their last write when the store was built with a TTL. */
+  readonly ttl: boolean;
+  /** Several OS processes may use the same backing data at once, safely. */
+  readonly multiProcess: boolean;
+  /** Data survives the process (a file, a server). */
+  readonly durable: boolean;
+}
+
+/** A message as stored: the message plus its position in the session. */
+export type StoredMessage = Message & { seq: number; tokenCount: number };
+
+/** Links a summary to the originals it replaced. */
+export interface SummaryRecord {
+  /** Id of the summary message (a `system` message with `metadata.kind === 'summary'`). */
+  id: string;
+  /** Ids of the messages this summary replaced, oldest first (earlier summaries included). */
+  originalMessageIds: string[];
+  /** Sequence range replaced, inclusive. */
+  fromSeq: number;
+  throughSeq: number;
+  /** Tokens of the replaced messages and of the summary. */
+  originalTokenCount: number;
+  tokenCount: number;
+  /** originalTokenCount / tokenCount, e.g. 3.5 for 3.5x compression. */
+  compressionRatio: number;
+  /** createdAt of the oldest and newest replaced message (ms since epoch). */
+  timeRange: { start: number; end: number };
+  createdAt: number;
+  /** Id of the summary this one folded in, if any (summaries of summaries). */
+  previousSummaryId?: string;
+}
+
+export interface SessionInfo {
+  id: string;
+  version: number;
+  epoch: number;
+  /** Seq of the newest message ever appended (0 for an empty session). */
+  lastSeq: number;
+  /** Number of active messages. */
+  messageCount: number;
+  /** Sum of the active messages' token counts. */
+  tokenCount: number;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface AppendOptions {
+  /**
+   * Makes the append idempotent: a retry with the same key returns the first result and adds
+   * nothing. Stores remember at least the last 1,024 keys of each session.
+   */
+  idempotencyKey: string;
+}
+
+export interface AppendResult {
+  version: number;
+  epoch: number;
+  /** Seq given to the first appended message. */
+  firstSeq: number;
+  lastSeq: number;
+  /** True when this key had been applied before and nothing was written now. */
+  duplicate: boolean;
+}
+
+export interface ReadOptions {
+  /** Only messages with `seq > afterSeq`. */
+  afterSeq?: number;
+  /** Only messages with `seq < beforeSeq`. */
+  beforeSeq?: number;
+  /** At most this many messages; with `from: 'end'` the newest ones. */
+  limit?: number;
+  /** Which end `limit` counts from. Results are always oldest first. Default `'start'`. */
+  from?: 'start' | 'end';
+}
+
+export interface ReadResult {
+  version: number;
+  epoch: number;
+  messages: StoredMessage[];
+}
+
+export interface CompactInput {
+  /** The epoch the compaction was planned at. */
+  expectedEpoch: number;
+  /** Replace every active message with `seq <= throughSeq`. */
+  throughSeq: number;
+  /** The summary message (role `system`, `metadata.kind: 'summary'`), token count included. */
+  summary: Message & { tokenCount: number };
+  record: SummaryRecord;
+}
+
+export interface CompactResult {
+  version: number;
+  epoch: number;
+  /** Seq given to the summary: `throughSeq`, so it sorts before every remaining message. */
+  summarySeq: number;
+}
+
+export interface EraseInput {
+  expectedEpoch: number;
+  /** Erase every active message with `seq <= throughSeq`, for good. */
+  throughSeq: number;
+}
+
+export interface EraseResult {
+  version: number;
+  epoch: number;
+  erasedCount: number;
+}
+
+export interface ReplaceInput {
+  /** Write only if the session is at this version (omit to replace unconditionally). */
+  expectedVersion?: number;
+  messages: Array<Message & { tokenCount: number }>;
+}
+
+export interface ListOptions {
+  cursor?: string;
+  limit?: number;
+}
+
+export interface ListResult {
+  sessionIds: string[];
+  /** Pass back to get the next page; absent on the last page. */
+  cursor?: string;
+}
+
+/** Everything a session holds, for backup and migration between stores. */
+export interface SessionSnapshot {
+  format: 'mem.session.v1';
+  sessionId: string;
+  info: SessionInfo;
+  messages: StoredMessage[];
+  archived: StoredMessage[];
+  summaries: SummaryRecord[];
+  /** Applied idempotency keys, newest last, so retries stay idempotent after an import. */
+  idempotencyKeys: string[];
+}
+
+/**
+ * A namespaced view of a backend. Session ids are validated with `assertValidSessionId`; they
+ * never become SQL text or a key pattern.
+ */
+export interface Store {
+  readonly specificationVersion: typeof STORE_SPECIFICATION_VERSION;
+  readonly capabilities: StoreCapabilities;
+  /** The tenant this store is bound to. */
+  readonly namespace: string;
+
+  /**
+   * Appends counted messages atomically, in order. Message ids are unique within a session:
+   * an id already present (active or archived) is rejected with `MemValidationError`.
+   */
+  append(
+    sessionId: string,
+    messages: Array<Message & { tokenCount: number }>,
+    options: AppendOptions,
+  ): Promise<AppendResult>;
+  read(sessionId: string, options?: ReadOptions): Promise<ReadResult>;
+  /** Null when the session does not exist (or has expired). */
+  info(sessionId: string): Promise<SessionInfo | null>;
+  compact(sessionId: string, input: CompactInput): Promise<CompactResult>;
+  erase(sessionId: string, input: EraseInput): Promise<EraseResult>;
+  replace(sessionId: string, input: ReplaceInput): Promise<AppendResult>;
+  /** Removes the session and everything linked to it. Returns false if it did not exist. */
+  clear(sessionId: string): Promise<boolean>;
+  summaries(sessionId: string): Promise<SummaryRecord[]>;
+  /** Originals replaced by a summary, oldest first. */
+  archived(sessionId: string, summaryId: string): Promise<StoredMessage[]>;
+  list(options?: ListOptions): Promise<ListResult>;
+  export(sessionId: string): Promise<SessionSnapshot | null>;
+  /** Writes a snapshot as a session, replacing whatever had that id. */
+  import(snapshot: SessionSnapshot): Promise<void>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,35 @@
+import { MemValidationError } from '../errors/errors.ts';
+
+/** Longest accepted session id, in UTF-16 code units. */
+export const MAX_SESSION_ID_LENGTH = 512;
+
+const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
+const NAMESPACE = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
+
+/**
+ * Session ids are opaque user data: any well-formed Unicode string of 1 to 512 code units
+ * without control characters. Backends must store such ids exactly and must never let one reach
+ * SQL text or a key pattern.
+ */
+export function assertValidSessionId(sessionId: unknown, field = 'sessionId'): asserts sessionId is string {
+  const fail = (why: string) =>
+    new MemValidationError(field, `[mem/store] invalid ${field}: ${why}`);
+  if (typeof sessionId !== 'string') throw fail(`expected a string, got ${typeof sessionId}`);
+  if (sessionId.length === 0) throw fail('it is empty; pass a non-empty id');
+  if (sessionId.length > MAX_SESSION_ID_LENGTH)
+    throw fail(`it is ${sessionId.length} characters long; the limit is ${MAX_SESSION_ID_LENGTH}`);
+  if (!sessionId.isWellFormed())
+    throw fail('it contains a lone UTF-16 surrogate (not valid Unicode); pass well-formed text');
+  if (CONTROL_CHARS.test(sessionId))
+    throw fail('it contains a control character (NUL, newline, ...); remove it');
+}
+
+/** Namespaces (tenants) are short identifiers: letters, digits, `_` and `-`, at most 64. */
+export function assertValidNamespace(namespace: unknown, field = 'namespace'): asserts namespace is string {
+  if (typeof namespace !== 'string' || !NAMESPACE.test(namespace)) {
+    throw new MemValidationError(
+      field,
+      `[mem/store] invalid ${field} ${JSON.stringify(namespace)}: use 1-64 letters, digits, "_" or "-", starting with a letter or digit`,
+    );
+  }
+}
