@@ -1,0 +1,89 @@
+import { z } from 'zod';
+
+const int = (min: number) => z.int().min(min);
+const conditionList = z.array(z.string().min(1, 'a condition cannot be empty')).default([]);
+const toolNames = z.array(z.string().min(1, 'a tool name cannot be empty')).default([]);
+
+/** `max_tokens` short-term strategy, exactly as the seeds write it. */
+export const maxTokensStrategySchema = z.strictObject({
+  memory_strategy_id: z.literal('max_tokens'),
+  /** Prompt budget in tokens; -1 includes nothing. */
+  memory_max_tokens: int(-1).default(10_000),
+  /** CEL conditions; a message is shown only when all hold. */
+  conditions: conditionList,
+});
+
+export const shortTermStrategySchema = maxTokensStrategySchema;
+
+/** Where summaries (and archived turns) are indexed, and how they come back. */
+export const knowledgeBaseConfigSchema = z.strictObject({
+  collection_id: z.string().min(1),
+  /** `always`: the `top_k` chunks most relevant to the newest user message join every context. */
+  search_mode: z.enum(['always', 'never']).default('always'),
+  top_k: int(1).max(100).default(3),
+});
+
+/** How summaries and archived turns are cut into chunks before indexing, in tokens. */
+export const textSplitterConfigSchema = z
+  .strictObject({
+    chunk_size: int(16).max(8192).default(512),
+    chunk_overlap: int(0).default(64),
+  })
+  .refine((v) => v.chunk_overlap < v.chunk_size, {
+    message: 'chunk_overlap must be smaller than chunk_size',
+    path: ['chunk_overlap'],
+  });
+
+/** Trigger fields every long-term strategy shares. 0 turns a threshold off. */
+const sharedTriggerFields = {
+  input_tokens_threshold: int(0).default(0),
+  interaction_keep: int(0).default(0),
+  interaction_conditions: conditionList,
+  on_tools_success_threshold: toolNames,
+  on_tools_error_threshold: toolNames,
+};
+
+export const summarizerStrategySchema = z.strictObject({
+  long_term_memory_id: z.literal('summarizer'),
+  ...sharedTriggerFields,
+  interaction_threshold_qty: int(-1).default(20),
+  interaction_threshold_tokens: int(-1).default(20_000),
+  cod_max_loops: int(1).max(20).default(5),
+  instructions: z.string().nullable().default(null),
+  knowledge_base: knowledgeBaseConfigSchema.nullable().default(null),
+  text_splitter: textSplitterConfigSchema.default({ chunk_size: 512, chunk_overlap: 64 }),
+});
+
+export const neuralyzerStrategySchema = z.strictObject({
+  long_term_memory_id: z.literal('neuralyzer'),
+  ...sharedTriggerFields,
+  /** -1 = never. */
+  interaction_threshold_qty: int(-1).default(-1),
+  interaction_threshold_tokens: int(-1).default(-1),
+});
+
+export const longTermStrategySchema = z.discriminatedUnion(
+  'long_term_memory_id',
+  [summarizerStrategySchema, neuralyzerStrategySchema],
+  { error: 'expected long_term_memory_id "summarizer" or "neuralyzer"' },
+);
+
+export const persistenceStrategySchema = z.enum(['INCREMENTAL', 'FLUSH', 'EPHEMERAL']);
+
+export const profileSchema = z.strictObject({
+  short_term_memory_strategy: z.array(shortTermStrategySchema).default([]),
+  long_term_memory_strategy: z.array(longTermStrategySchema).default([]),
+  /** INCREMENTAL appends new messages; FLUSH replaces the stored session; EPHEMERAL never persists. */
+  persistence_strategy: persistenceStrategySchema.default('INCREMENTAL'),
+});
+
+export type ShortTermStrategyConfig = z.output<typeof shortTermStrategySchema>;
+export type SummarizerStrategyConfig = z.output<typeof summarizerStrategySchema>;
+export type NeuralyzerStrategyConfig = z.output<typeof neuralyzerStrategySchema>;
+export type LongTermStrategyConfig = z.output<typeof longTermStrategySchema>;
+export type KnowledgeBaseConfig = z.output<typeof knowledgeBaseConfigSchema>;
+export type TextSplitterConfig = z.output<typeof textSplitterConfigSchema>;
+export type PersistenceStrategy = z.output<typeof persistenceStrategySchema>;
+export type ProfileConfig = z.output<typeof profileSchema>;
+/** A profile as written in JSON (defaults may be left out). */
+export type ProfileInput = z.input<typeof profileSchema>;

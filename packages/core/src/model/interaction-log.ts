@@ -1,0 +1,79 @@
+import type { Interaction } from './interaction.ts';
+import type { CountedMessage } from './message.ts';
+
+/** The conversation as strategies see it: system messages apart, the rest grouped by turn. */
+export interface ConversationView {
+  /** System messages (summaries included), in order. Always kept. */
+  readonly system: readonly CountedMessage[];
+  /** Human turns, oldest first. */
+  readonly interactions: readonly Interaction[];
+}
+
+class OpenInteraction implements Interaction {
+  readonly messages: CountedMessage[] = [];
+  tokenCount = 0;
+  readonly toolNames: string[] = [];
+  hasError = false;
+
+  constructor(readonly index: number) {}
+
+  push(message: CountedMessage): void {
+    this.messages.push(message);
+    this.tokenCount += message.tokenCount;
+    if (message.toolCalls) {
+      for (const call of message.toolCalls) {
+        if (!this.toolNames.includes(call.name)) this.toolNames.push(call.name);
+      }
+    }
+    if (message.role === 'tool' && message.isError === true) this.hasError = true;
+  }
+}
+
+/**
+ * Groups messages into interactions incrementally: appending a message costs O(1) and touches
+ * only the newest interaction, so keeping the view current never re-reads history.
+ *
+ * Non-system messages before the first user message (an assistant greeting, say) belong to no
+ * interaction; they are kept in `preamble` and never put in a prompt, which must start with a
+ * user message.
+ */
+export class InteractionLog implements ConversationView {
+  readonly system: CountedMessage[] = [];
+  readonly preamble: CountedMessage[] = [];
+  readonly interactions: OpenInteraction[] = [];
+
+  constructor(
+    messages: Iterable<CountedMessage> = [],
+    private readonly firstIndex = 0,
+  ) {
+    for (const message of messages) this.append(message);
+  }
+
+  append(message: CountedMessage): void {
+    if (message.role === 'system') {
+      this.system.push(message);
+      return;
+    }
+    if (message.role === 'user') {
+      this.interactions.push(new OpenInteraction(this.firstIndex + this.interactions.length));
+    }
+    const open = this.interactions.at(-1);
+    if (open === undefined) this.preamble.push(message);
+    else open.push(message);
+  }
+
+  appendAll(messages: Iterable<CountedMessage>): void {
+    for (const message of messages) this.append(message);
+  }
+
+  get messageCount(): number {
+    let n = this.system.length + this.preamble.length;
+    for (const interaction of this.interactions) n += interaction.messages.length;
+    return n;
+  }
+}
+
+/** Groups a whole conversation at once. */
+export function groupInteractions(messages: Iterable<CountedMessage>): InteractionLog {
+  return new InteractionLog(messages);
+}

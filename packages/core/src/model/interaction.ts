@@ -1,0 +1,19 @@
+import type { CountedMessage } from './message.ts';
+
+/**
+ * One human turn: the user message plus every assistant and tool message after it, until the
+ * next user message. Strategies keep or drop whole interactions, so a tool call is never
+ * separated from its result.
+ */
+export interface Interaction {
+  /** Position in the conversation, 0 for the first user turn. */
+  readonly index: number;
+  /** The user message first, then the assistant and tool messages of the turn. */
+  readonly messages: readonly CountedMessage[];
+  /** Sum of the messages' token counts. */
+  readonly tokenCount: number;
+  /** Names of the tools called in this turn, in call order, without repeats. */
+  readonly toolNames: readonly string[];
+  /** True when any tool result of this turn has `isError`. */
+  readonly hasError: boolean;
+}

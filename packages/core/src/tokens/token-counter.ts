@@ -1,0 +1,130 @@
+import cl100k from 'gpt-tokenizer/encoding/cl100k_base';
+import o200k from 'gpt-tokenizer/encoding/o200k_base';
+import { modelToEncodingMap } from 'gpt-tokenizer/mapping';
+import { MemValidationError } from '../errors/errors.ts';
+import type { ContentPart, CountedMessage, Message } from '../model/message.ts';
+
+/** Tokenizer encodings mem counts with. */
+export type TokenEncoding = 'o200k_base' | 'cl100k_base';
+
+/**
+ * Counts prompt tokens. `countMessage` includes the per-message chat overhead, so a prompt
+ * costs `sum(countMessage(m)) + replyPrimingTokens` — the same figure as gpt-tokenizer's
+ * `countChatCompletionTokens` (OpenAI's published counting rules).
+ */
+export interface TokenCounter {
+  readonly encoding: string;
+  /** Tokens added once per request: the primed assistant reply. */
+  readonly replyPrimingTokens: number;
+  countText(text: string): number;
+  /** Tokens one message costs in a prompt, chat overhead and tool-call arguments included. */
+  countMessage(message: Message): number;
+}
+
+/** Per-message overhead (`<|start|>`, role separator, `<|end|>`), per OpenAI's rules. */
+export const MESSAGE_OVERHEAD_TOKENS = 3;
+/** Extra token for a message carrying `name`. */
+export const NAME_OVERHEAD_TOKENS = 1;
+/** Framing of each tool call (name/arguments wrapper). */
+export const TOOL_CALL_OVERHEAD_TOKENS = 3;
+/** Every reply is primed with `<|start|>assistant<|message|>`. */
+export const REPLY_PRIMING_TOKENS = 3;
+
+export interface TokenCounterOptions {
+  /** An OpenAI model name; picks the encoding (`gpt-4o`, `o3` → o200k_base; `gpt-4` → cl100k_base). */
+  model?: string;
+  /** Force an encoding instead of deriving it from `model`. */
+  encoding?: TokenEncoding;
+  /**
+   * Tokens charged for an image or file part, which text tokenizers cannot see. Default: 85 for
+   * an image with `detail: 'low'`, 765 for other images (a 1024×1024 high-detail tile set), and
+   * 1,000 for a non-text file. Text files (`text/*`) are counted as text.
+   */
+  mediaTokens?: (part: ContentPart) => number;
+}
+
+// Special-token markers in user text (e.g. "<|endoftext|>") are counted as plain text, never rejected.
+const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
+
+const encoders = { o200k_base: o200k, cl100k_base: cl100k } as const;
+
+function encodingFor(options: TokenCounterOptions): TokenEncoding {
+  if (options.encoding !== undefined) {
+    if (!(options.encoding in encoders)) {
+      throw new MemValidationError(
+        'encoding',
+        `[mem/core] unknown encoding ${JSON.stringify(options.encoding)}: use "o200k_base" or "cl100k_base"`,
+      );
+    }
+    return options.encoding;
+  }
+  if (options.model === undefined) return 'o200k_base';
+  const mapped = (modelToEncodingMap as Record<string, string | undefined>)[options.model];
+  return mapped === 'cl100k_base' ? 'cl100k_base' : 'o200k_base';
+}
+
+function defaultMediaTokens(part: ContentPart): number {
+  if (part.type === 'image') return part.detail === 'low' ? 85 : 765;
+  return 1000;
+}
+
+/** The default TokenCounter, on gpt-tokenizer. */
+export function createTokenCounter(options: TokenCounterOptions = {}): TokenCounter {
+  const encoding = encodingFor(options);
+  const api = encoders[encoding];
+  const mediaTokens = options.mediaTokens ?? defaultMediaTokens;
+  const countText = (text: string): number =>
+    text.length === 0 ? 0 : api.countTokens(text, PLAIN_TEXT);
+  const roleTokens = new Map<string, number>();
+  const countRole = (role: string): number => {
+    let n = roleTokens.get(role);
+    if (n === undefined) {
+      n = countText(role);
+      roleTokens.set(role, n);
+    }
+    return n;
+  };
+
+  const countPart = (part: ContentPart): number => {
+    switch (part.type) {
+      case 'text':
+        return countText(part.text);
+      case 'reasoning':
+        return countText(part.text) + (part.redacted ? countText(part.redacted) : 0);
+      case 'file':
+        return part.mediaType.startsWith('text/') ? countText(part.data) : mediaTokens(part);
+      case 'image':
+        return mediaTokens(part);
+      case 'provider':
+        return countText(JSON.stringify(part.value) ?? '');
+    }
+  };
+
+  return {
+    encoding,
+    replyPrimingTokens: REPLY_PRIMING_TOKENS,
+    countText,
+    countMessage(message) {
+      let tokens = MESSAGE_OVERHEAD_TOKENS + countRole(message.role);
+      const { content } = message;
+      if (typeof content === 'string') tokens += countText(content);
+      else for (const part of content) tokens += countPart(part);
+      if (message.name) tokens += countText(message.name) + NAME_OVERHEAD_TOKENS;
+      if (message.toolCalls) {
+        for (const call of message.toolCalls) {
+          tokens += countText(call.name) + countText(call.arguments) + TOOL_CALL_OVERHEAD_TOKENS;
+        }
+      }
+      return tokens;
+    },
+  };
+}
+
+/**
+ * Returns the message with its token count: the kept count when it has one, else counted now.
+ * Messages are never re-tokenized once counted.
+ */
+export function withTokenCount(message: Message, counter: TokenCounter): CountedMessage {
+  if (typeof message.tokenCount === 'number') return message as CountedMessage;
+  return { ...message, tokenCount: counter.countMessage(message) };
+}
