@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Installs everything the workspace needs on a fresh machine: the pinned pnpm, then the
+# dependencies (native builds included). Safe to run again; fast when nothing changed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need_node_major=20
+need_node_minor=19
+node_version=$(node -p 'process.versions.node' 2>/dev/null || echo "0.0.0")
+IFS=. read -r major minor _ <<<"$node_version"
+if (( major < need_node_major || (major == need_node_major && minor < need_node_minor) )); then
+  echo "[mem] Node.js >= ${need_node_major}.${need_node_minor} is required (found ${node_version})." >&2
+  exit 1
+fi
+
+# The pnpm version is pinned in package.json ("packageManager"); corepack cannot verify
+# signatures here, so install that exact version with npm.
+pnpm_version=$(node -p 'require("./package.json").packageManager.split("@")[1]')
+if [[ "$(pnpm --version 2>/dev/null || true)" != "$pnpm_version" ]]; then
+  echo "[mem] installing pnpm@${pnpm_version}"
+  if ! npm install -g --no-fund --no-audit "pnpm@${pnpm_version}" >/dev/null 2>&1; then
+    # No permission for a global install: keep a project-local copy instead.
+    npm install --prefix .tools --no-fund --no-audit "pnpm@${pnpm_version}" >/dev/null
+    export PATH="$PWD/.tools/node_modules/.bin:$PATH"
+  fi
+fi
+
+# node-gyp builds native addons against the installed Node headers, never downloads them.
+if [[ -f /usr/include/node/node.h ]]; then
+  export npm_config_nodedir=/usr
+fi
+export TURBO_TELEMETRY_DISABLED=1
+
+pnpm install --frozen-lockfile --reporter=append-only 2>&1 | tail -n 5
