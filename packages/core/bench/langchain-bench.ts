@@ -1,4 +1,11 @@
-import { AIMessage, type BaseMessage, HumanMessage, SystemMessage, ToolMessage, trimMessages } from '@langchain/core/messages';
+import {
+  AIMessage,
+  type BaseMessage,
+  HumanMessage,
+  SystemMessage,
+  ToolMessage,
+  trimMessages,
+} from '@langchain/core/messages';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import type { Message } from '../src/model/message.ts';
 import { now, type Summary, summarize } from './stats.ts';
@@ -18,15 +25,23 @@ function toLangChain(m: Message): BaseMessage {
     case 'assistant':
       return new AIMessage({
         content,
-        tool_calls: (m.toolCalls ?? []).map((c) => ({ id: c.id, name: c.name, args: JSON.parse(c.arguments), type: 'tool_call' as const })),
+        tool_calls: (m.toolCalls ?? []).map((c) => ({
+          id: c.id,
+          name: c.name,
+          args: JSON.parse(c.arguments),
+          type: 'tool_call' as const,
+        })),
       });
   }
 }
 
 /** The same gpt-tokenizer-based counting a LangChain user would write: content + tool-call args + overhead. */
 function countOne(m: BaseMessage): number {
-  let n = 4 + countTokens(typeof m.content === 'string' ? m.content : JSON.stringify(m.content), PLAIN);
-  if (m instanceof AIMessage) for (const c of m.tool_calls ?? []) n += countTokens(c.name + JSON.stringify(c.args), PLAIN) + 3;
+  let n =
+    4 + countTokens(typeof m.content === 'string' ? m.content : JSON.stringify(m.content), PLAIN);
+  if (m instanceof AIMessage)
+    for (const c of m.tool_calls ?? [])
+      n += countTokens(c.name + JSON.stringify(c.args), PLAIN) + 3;
   return n;
 }
 
@@ -55,7 +70,11 @@ export interface TrimResult {
 }
 
 /** LangChain.js trimMessages (strategy last, startOn human, includeSystem) after appending one turn. */
-export async function benchTrim(history: number, turns: number, memoized: boolean): Promise<TrimResult> {
+export async function benchTrim(
+  history: number,
+  turns: number,
+  memoized: boolean,
+): Promise<TrimResult> {
   const { past, next } = conversationFor(history, turns);
   const system = new SystemMessage('You are a helpful assistant.');
   const messages: BaseMessage[] = [system, ...past.map(toLangChain)];
@@ -64,8 +83,18 @@ export async function benchTrim(history: number, turns: number, memoized: boolea
   for (const turn of next.map((t) => t.map(toLangChain))) {
     const t0 = now();
     for (const m of turn) messages.push(m);
-    await trimMessages(messages, { maxTokens: BUDGET, strategy: 'last', startOn: 'human', includeSystem: true, tokenCounter });
+    await trimMessages(messages, {
+      maxTokens: BUDGET,
+      strategy: 'last',
+      startOn: 'human',
+      includeSystem: true,
+      tokenCounter,
+    });
     samples.push(Number(now() - t0));
   }
-  return { interactions: history, counter: memoized ? 'memoized' : 'plain', perCall: summarize(samples) };
+  return {
+    interactions: history,
+    counter: memoized ? 'memoized' : 'plain',
+    perCall: summarize(samples),
+  };
 }

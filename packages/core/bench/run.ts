@@ -41,18 +41,44 @@ printTable('Choose the next prompt after appending one interaction (4,000-token 
 const speedup = trimMemo.perCall.medianUs / mem1k.select.medianUs;
 const growth = last.select.medianUs / mem1k.select.medianUs;
 printTable('Ratios', [
-  { measure: 'memoized trimMessages / mem at 1,000 interactions', value: `${speedup.toFixed(0)}x`, target: '>= 1000x' },
-  { measure: `mem median at ${last.interactions} / at 1,000`, value: growth.toFixed(2), target: '~1 (no growth)' },
-  { measure: `mem median at ${last.interactions} interactions`, value: fmtUs(last.select.medianUs), target: '< 50 µs' },
-  { measure: 'first-time counting: mem / raw gpt-tokenizer', value: tok.ratio.toFixed(3), target: '<= 1.2' },
+  {
+    measure: 'memoized trimMessages / mem at 1,000 interactions',
+    value: `${speedup.toFixed(0)}x`,
+    target: '>= 1000x',
+  },
+  {
+    measure: `mem median at ${last.interactions} / at 1,000`,
+    value: growth.toFixed(2),
+    target: '~1 (no growth)',
+  },
+  {
+    measure: `mem median at ${last.interactions} interactions`,
+    value: fmtUs(last.select.medianUs),
+    target: '< 50 µs',
+  },
+  {
+    measure: 'first-time counting: mem / raw gpt-tokenizer',
+    value: tok.ratio.toFixed(3),
+    target: '<= 1.2',
+  },
 ]);
 console.log(
   JSON.stringify({
     bench: '@mem/core window',
     node: process.version,
     budget: 4000,
-    window: windows.map((w) => ({ interactions: w.interactions, medianUs: w.select.medianUs, p90Us: w.select.p90Us, withCountingMedianUs: w.countAndSelect.medianUs, windowMessages: w.windowMessages })),
-    trimMessages: [trimMemo, trimPlain].map((t) => ({ interactions: t.interactions, counter: t.counter, medianUs: t.perCall.medianUs })),
+    window: windows.map((w) => ({
+      interactions: w.interactions,
+      medianUs: w.select.medianUs,
+      p90Us: w.select.p90Us,
+      withCountingMedianUs: w.countAndSelect.medianUs,
+      windowMessages: w.windowMessages,
+    })),
+    trimMessages: [trimMemo, trimPlain].map((t) => ({
+      interactions: t.interactions,
+      counter: t.counter,
+      medianUs: t.perCall.medianUs,
+    })),
     speedupVsMemoizedTrim1k: speedup,
     growth1kToMax: growth,
     tokenize: tok,

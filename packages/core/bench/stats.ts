@@ -23,7 +23,10 @@ export function fmtUs(us: number): string {
 }
 
 /** Prints rows as an aligned text table. */
-export function printTable(title: string, rows: ReadonlyArray<Record<string, string | number>>): void {
+export function printTable(
+  title: string,
+  rows: ReadonlyArray<Record<string, string | number>>,
+): void {
   const first = rows[0];
   if (first === undefined) return;
   const cols = Object.keys(first);

@@ -37,7 +37,8 @@ export function benchTokenize(rounds: number, perRound: number): TokenizeResult 
       clearMergeCache();
       const t0 = now();
       let sink = 0;
-      for (const m of forRaw) for (const t of texts(m)) sink += t.length === 0 ? 0 : countTokens(t, PLAIN);
+      for (const m of forRaw)
+        for (const t of texts(m)) sink += t.length === 0 ? 0 : countTokens(t, PLAIN);
       raw += Number(now() - t0);
       return sink;
     };
@@ -58,5 +59,10 @@ export function benchTokenize(rounds: number, perRound: number): TokenizeResult 
     }
     total += forMem.length;
   }
-  return { messages: total, rawNsPerMessage: raw / total, memNsPerMessage: mem / total, ratio: mem / raw };
+  return {
+    messages: total,
+    rawNsPerMessage: raw / total,
+    memNsPerMessage: mem / total,
+    ratio: mem / raw,
+  };
 }

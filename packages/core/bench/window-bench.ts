@@ -10,7 +10,10 @@ export const BUDGET = 4000;
 export const counter = createTokenCounter({ model: 'gpt-4o' });
 
 /** A conversation of `history` turns plus `turns` more to append, 4 messages per turn. */
-export function conversationFor(history: number, turns: number): { past: Message[]; next: Message[][] } {
+export function conversationFor(
+  history: number,
+  turns: number,
+): { past: Message[]; next: Message[][] } {
   const all = generateConversation({ interactions: history + turns, seed: 7 });
   const past = all.slice(0, history * 4);
   const next: Message[][] = [];
@@ -51,5 +54,10 @@ export function benchWindow(history: number, turns: number): WindowResult {
     selectionMessages(strategy.select(log));
     countAndSelect.push(Number(now() - t0));
   }
-  return { interactions: history, select: summarize(select), countAndSelect: summarize(countAndSelect), windowMessages };
+  return {
+    interactions: history,
+    select: summarize(select),
+    countAndSelect: summarize(countAndSelect),
+    windowMessages,
+  };
 }

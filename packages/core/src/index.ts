@@ -1,3 +1,41 @@
+export type { CompiledCondition } from './conditions/compile-condition.ts';
+export { compileCondition, compileConditions } from './conditions/compile-condition.ts';
+export { CONDITION_LIMITS } from './conditions/condition-environment.ts';
+export type { ConditionValue } from './conditions/condition-value.ts';
+export type {
+  ConditionVars,
+  InteractionConditionVars,
+  MessageConditionVars,
+} from './conditions/condition-vars.ts';
+export { interactionVars, messageVars } from './conditions/condition-vars.ts';
+export type { MemoryProfile, ParseOptions } from './config/parse-profile.ts';
+export {
+  parseLongTermStrategy,
+  parseProfile,
+  parseShortTermStrategy,
+} from './config/parse-profile.ts';
+export type {
+  KnowledgeBaseConfig,
+  LongTermStrategyConfig,
+  NeuralyzerStrategyConfig,
+  PersistenceStrategy,
+  ProfileConfig,
+  ProfileInput,
+  ShortTermStrategyConfig,
+  SummarizerStrategyConfig,
+  TextSplitterConfig,
+} from './config/profile-schema.ts';
+export {
+  knowledgeBaseConfigSchema,
+  longTermStrategySchema,
+  maxTokensStrategySchema,
+  neuralyzerStrategySchema,
+  persistenceStrategySchema,
+  profileSchema,
+  shortTermStrategySchema,
+  summarizerStrategySchema,
+  textSplitterConfigSchema,
+} from './config/profile-schema.ts';
 export type { ConfigIssue } from './errors/errors.ts';
 export {
   MemConditionError,
@@ -10,6 +48,9 @@ export {
 } from './errors/errors.ts';
 export type { MemErrorCode, MemErrorOptions } from './errors/mem-error.ts';
 export { MemError } from './errors/mem-error.ts';
+export type { Interaction } from './model/interaction.ts';
+export type { ConversationView } from './model/interaction-log.ts';
+export { groupInteractions, InteractionLog } from './model/interaction-log.ts';
 export type {
   ContentPart,
   CountedMessage,
@@ -25,6 +66,7 @@ export type {
 } from './model/message.ts';
 export { isSummaryMessage, messageText } from './model/message.ts';
 export { contentPartSchema, messageSchema, toolCallSchema } from './model/message-schema.ts';
+export { isValidPrompt, promptProblems, sanitizeInteraction } from './model/prompt-validity.ts';
 export type {
   AppendOptions,
   AppendResult,
@@ -50,3 +92,26 @@ export {
   assertValidSessionId,
   MAX_SESSION_ID_LENGTH,
 } from './store/validate-ids.ts';
+export {
+  conditionFilter,
+  createShortTermStrategies,
+} from './strategies/short-term/from-profile.ts';
+export type {
+  MaxTokensStrategyOptions,
+  MessageFilter,
+} from './strategies/short-term/max-tokens-strategy.ts';
+export { createMaxTokensStrategy } from './strategies/short-term/max-tokens-strategy.ts';
+export type {
+  ShortTermStrategy,
+  WindowSelection,
+} from './strategies/short-term/short-term-strategy.ts';
+export { selectionMessages, selectWindow } from './strategies/short-term/short-term-strategy.ts';
+export type { TokenCounter, TokenCounterOptions, TokenEncoding } from './tokens/token-counter.ts';
+export {
+  createTokenCounter,
+  MESSAGE_OVERHEAD_TOKENS,
+  NAME_OVERHEAD_TOKENS,
+  REPLY_PRIMING_TOKENS,
+  TOOL_CALL_OVERHEAD_TOKENS,
+  withTokenCount,
+} from './tokens/token-counter.ts';

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { compileConditions, type CompiledCondition } from '../conditions/compile-condition.ts';
+import { type CompiledCondition, compileConditions } from '../conditions/compile-condition.ts';
 import { type ConfigIssue, MemConfigError } from '../errors/errors.ts';
 import { MemError } from '../errors/mem-error.ts';
 import {
@@ -7,7 +7,6 @@ import {
   type ProfileConfig,
   profileSchema,
   type ShortTermStrategyConfig,
-  shortTermStrategySchema,
 } from './profile-schema.ts';
 
 /** A validated profile with every condition compiled, ready for the engine. */
@@ -57,54 +56,71 @@ function isWrapped(input: unknown): input is { profile: unknown } {
 }
 
 function collectConditions(
-  list: readonly string[],
+  list: unknown,
   path: string,
   issues: ConfigIssue[],
 ): CompiledCondition[] {
+  if (!Array.isArray(list) || !list.every((c) => typeof c === 'string')) return [];
   try {
     return compileConditions(list, path);
   } catch (error) {
-    if (MemError.isInstance(error) && error instanceof MemConfigError) {
-      issues.push(...error.issues);
+    if (MemError.hasCode(error, 'MEM_CONFIG')) {
+      issues.push(...(error as MemConfigError).issues);
       return [];
     }
     throw error;
   }
 }
 
+const entriesOf = (value: unknown, key: string): unknown[] => {
+  if (typeof value !== 'object' || value === null) return [];
+  const list = (value as Record<string, unknown>)[key];
+  return Array.isArray(list) ? list : [];
+};
+const field = (entry: unknown, key: string): unknown =>
+  typeof entry === 'object' && entry !== null ? (entry as Record<string, unknown>)[key] : undefined;
+
 /**
  * Validates a memory profile — bare or wrapped as `{ "profile": { ... } }`, snake_case exactly as
  * the seeds write it — fills in defaults and compiles every condition once. Throws one
- * `MemConfigError` listing every bad path.
+ * `MemConfigError` listing every bad path (schema problems and conditions that do not compile).
  */
 export function parseProfile(input: unknown, options: ParseOptions = {}): MemoryProfile {
   const wrapped = isWrapped(input);
+  const raw = wrapped ? input.profile : input;
   const prefix = wrapped ? 'profile' : '';
-  const parsed = profileSchema.safeParse(wrapped ? input.profile : input);
-  if (!parsed.success) {
-    throw new MemConfigError(zodIssues(parsed.error, prefix), withSource(options));
-  }
-  const config = parsed.data;
   const at = (rest: string) => (prefix ? `${prefix}.${rest}` : rest);
   const issues: ConfigIssue[] = [];
-  const shortTerm = config.short_term_memory_strategy.map((entry, i) => ({
-    config: entry,
-    conditions: collectConditions(
-      entry.conditions,
+  // Conditions are compiled from the raw input so their errors are reported with schema errors.
+  const shortConditions = entriesOf(raw, 'short_term_memory_strategy').map((entry, i) =>
+    collectConditions(
+      field(entry, 'conditions') ?? [],
       at(`short_term_memory_strategy[${i}].conditions`),
       issues,
     ),
-  }));
-  const longTerm = config.long_term_memory_strategy.map((entry, i) => ({
-    config: entry,
-    interactionConditions: collectConditions(
-      entry.interaction_conditions,
+  );
+  const longConditions = entriesOf(raw, 'long_term_memory_strategy').map((entry, i) =>
+    collectConditions(
+      field(entry, 'interaction_conditions') ?? [],
       at(`long_term_memory_strategy[${i}].interaction_conditions`),
       issues,
     ),
-  }));
-  if (issues.length > 0) throw new MemConfigError(issues, withSource(options));
-  return { config, shortTerm, longTerm };
+  );
+  const parsed = profileSchema.safeParse(raw);
+  if (!parsed.success) issues.unshift(...zodIssues(parsed.error, prefix));
+  if (issues.length > 0 || !parsed.success) throw new MemConfigError(issues, withSource(options));
+  const config = parsed.data;
+  return {
+    config,
+    shortTerm: config.short_term_memory_strategy.map((entry, i) => ({
+      config: entry,
+      conditions: shortConditions[i] ?? [],
+    })),
+    longTerm: config.long_term_memory_strategy.map((entry, i) => ({
+      config: entry,
+      interactionConditions: longConditions[i] ?? [],
+    })),
+  };
 }
 
 /** Validates one short-term strategy entry such as `{ "memory_strategy_id": "max_tokens", ... }`. */
@@ -112,12 +128,30 @@ export function parseShortTermStrategy(
   input: unknown,
   options: ParseOptions = {},
 ): MemoryProfile['shortTerm'][number] {
-  const parsed = shortTermStrategySchema.safeParse(input);
-  if (!parsed.success) throw new MemConfigError(zodIssues(parsed.error, ''), withSource(options));
-  const issues: ConfigIssue[] = [];
-  const conditions = collectConditions(parsed.data.conditions, 'conditions', issues);
-  if (issues.length > 0) throw new MemConfigError(issues, withSource(options));
-  return { config: parsed.data, conditions };
+  return parseEntry('short_term_memory_strategy', input, options).shortTerm[0]!;
+}
+
+/** Validates one long-term strategy entry such as `{ "long_term_memory_id": "summarizer", ... }`. */
+export function parseLongTermStrategy(
+  input: unknown,
+  options: ParseOptions = {},
+): MemoryProfile['longTerm'][number] {
+  return parseEntry('long_term_memory_strategy', input, options).longTerm[0]!;
+}
+
+/** Parses one entry as a one-entry profile, reporting paths relative to the entry. */
+function parseEntry(key: string, input: unknown, options: ParseOptions): MemoryProfile {
+  try {
+    return parseProfile({ [key]: [input] }, options);
+  } catch (error) {
+    if (!MemError.hasCode(error, 'MEM_CONFIG')) throw error;
+    const inner = `${key}[0]`;
+    const issues = (error as MemConfigError).issues.map((issue) => ({
+      ...issue,
+      path: issue.path.startsWith(`${inner}.`) ? issue.path.slice(inner.length + 1) : issue.path,
+    }));
+    throw new MemConfigError(issues, { ...withSource(options), cause: error });
+  }
 }
 
 function withSource(options: ParseOptions): { source?: string } {

@@ -18,7 +18,14 @@ const WORDS = (
   'Priya Marco Chen Amara forecast quarter revenue incident postgres redis queue worker ' +
   'timeout retry webhook payload signature token quota region replica backup snapshot'
 ).split(' ');
-const TOOLS = ['search_orders', 'get_weather', 'run_sql', 'send_email', 'read_file', 'create_ticket'];
+const TOOLS = [
+  'search_orders',
+  'get_weather',
+  'run_sql',
+  'send_email',
+  'read_file',
+  'create_ticket',
+];
 
 export interface GenerateConversationOptions {
   /** Number of human turns. */
@@ -68,8 +75,17 @@ export function generateConversation(options: GenerateConversationOptions): Mess
     if (rand() < toolRate) {
       const tool = pick(TOOLS);
       const callId = `call_${turn}_${n + 1}`;
-      const args = JSON.stringify({ query: sentence().slice(0, 60), limit: 1 + Math.floor(rand() * 20) });
-      out.push(next({ role: 'assistant', content: '', toolCalls: [{ id: callId, name: tool, arguments: args }] }));
+      const args = JSON.stringify({
+        query: sentence().slice(0, 60),
+        limit: 1 + Math.floor(rand() * 20),
+      });
+      out.push(
+        next({
+          role: 'assistant',
+          content: '',
+          toolCalls: [{ id: callId, name: tool, arguments: args }],
+        }),
+      );
       const failed = rand() < errorRate;
       out.push(
         next({

@@ -19,32 +19,59 @@ const step = fc.oneof(
     weight: 4,
     arbitrary: fc.record({
       kind: fc.constant('tools' as const),
-      calls: fc.array(fc.record({ name: fc.constantFrom('search', 'sql', 'mail'), args: text, result: text, error: fc.boolean() }), { minLength: 1, maxLength: 3 }),
+      calls: fc.array(
+        fc.record({
+          name: fc.constantFrom('search', 'sql', 'mail'),
+          args: text,
+          result: text,
+          error: fc.boolean(),
+        }),
+        { minLength: 1, maxLength: 3 },
+      ),
       dropResult: fc.integer({ min: 0, max: 9 }).map((n) => n < 2),
       note: fc.option(text, { nil: undefined }),
     }),
   },
   { weight: 1, arbitrary: text.map((t) => ({ kind: 'orphan' as const, t })) },
 );
-const turn = fc.record({ user: text, steps: fc.array(step, { maxLength: 4 }), system: fc.option(text, { nil: undefined, freq: 10 }) });
+const turn = fc.record({
+  user: text,
+  steps: fc.array(step, { maxLength: 4 }),
+  system: fc.option(text, { nil: undefined, freq: 10 }),
+});
 const conversation = fc.array(turn, { minLength: 0, maxLength: 30 });
 
-function build(turns: fc.Arbitrary<typeof turn> extends fc.Arbitrary<infer T> ? T[] : never): CountedMessage[] {
+type Turn = typeof turn extends fc.Arbitrary<infer T> ? T : never;
+
+function build(turns: Turn[]): CountedMessage[] {
   const out: Message[] = [];
   let id = 0;
   const at = () => ({ id: `m${++id}`, createdAt: id });
   for (const t of turns) {
-    if (t.system !== undefined) out.push({ ...at(), role: 'system', content: t.system.slice(0, 20) });
+    if (t.system !== undefined)
+      out.push({ ...at(), role: 'system', content: t.system.slice(0, 20) });
     out.push({ ...at(), role: 'user', content: t.user });
     for (const s of t.steps) {
       if (s.kind === 'text') out.push({ ...at(), role: 'assistant', content: s.t });
-      else if (s.kind === 'orphan') out.push({ ...at(), role: 'tool', toolCallId: `ghost${id}`, toolName: 'x', content: s.t });
+      else if (s.kind === 'orphan')
+        out.push({ ...at(), role: 'tool', toolCallId: `ghost${id}`, toolName: 'x', content: s.t });
       else {
-        const calls = s.calls.map((c, i) => ({ id: `c${id}_${i}`, name: c.name, arguments: JSON.stringify({ q: c.args }) }));
+        const calls = s.calls.map((c, i) => ({
+          id: `c${id}_${i}`,
+          name: c.name,
+          arguments: JSON.stringify({ q: c.args }),
+        }));
         out.push({ ...at(), role: 'assistant', content: s.note ?? '', toolCalls: calls });
         s.calls.forEach((c, i) => {
           if (s.dropResult && i === 0) return;
-          out.push({ ...at(), role: 'tool', toolCallId: calls[i]!.id, toolName: c.name, content: c.result, ...(c.error ? { isError: true } : {}) });
+          out.push({
+            ...at(),
+            role: 'tool',
+            toolCallId: calls[i]!.id,
+            toolName: c.name,
+            content: c.result,
+            ...(c.error ? { isError: true } : {}),
+          });
         });
       }
     }
@@ -53,7 +80,11 @@ function build(turns: fc.Arbitrary<typeof turn> extends fc.Arbitrary<infer T> ? 
 }
 
 const noTools: MessageFilter = (m) => m.role !== 'tool';
-const budgets = fc.oneof(fc.constant(-1), fc.integer({ min: 0, max: 400 }), fc.integer({ min: 0, max: 4000 }));
+const budgets = fc.oneof(
+  fc.constant(-1),
+  fc.integer({ min: 0, max: 400 }),
+  fc.integer({ min: 0, max: 4000 }),
+);
 
 describe('max_tokens window (property-based)', () => {
   it('never exceeds the budget, never splits an interaction, always a valid prompt', () => {
@@ -61,20 +92,28 @@ describe('max_tokens window (property-based)', () => {
       fc.property(conversation, budgets, fc.boolean(), (turns, budget, filtered) => {
         const messages = build(turns);
         const log = new InteractionLog(messages);
-        const strategy = createMaxTokensStrategy({ maxTokens: budget, counter, ...(filtered ? { filter: noTools } : {}) });
+        const strategy = createMaxTokensStrategy({
+          maxTokens: budget,
+          counter,
+          ...(filtered ? { filter: noTools } : {}),
+        });
         const selection = strategy.select(log);
         const sent = selectionMessages(selection);
 
         // Valid prompt: calls and results paired, first non-system message is a user message.
         expect(promptProblems(sent)).toEqual([]);
-        if (filtered) expect(sent.some((m) => m.role === 'tool' || (m.toolCalls?.length ?? 0) > 0)).toBe(false);
+        if (filtered)
+          expect(sent.some((m) => m.role === 'tool' || (m.toolCalls?.length ?? 0) > 0)).toBe(false);
 
         // Reported tokens are the real cost of what is sent.
         const cost = sent.reduce((s, m) => s + m.tokenCount, counter.replyPrimingTokens);
         expect(selection.tokenCount).toBe(cost);
         for (const m of sent) expect(m.tokenCount).toBe(counter.countMessage(m));
 
-        const systemCost = log.system.reduce((s, m) => s + m.tokenCount, counter.replyPrimingTokens);
+        const systemCost = log.system.reduce(
+          (s, m) => s + m.tokenCount,
+          counter.replyPrimingTokens,
+        );
         if (budget < 0) expect(selection.interactions).toEqual([]);
         else if (systemCost <= budget) expect(selection.tokenCount).toBeLessThanOrEqual(budget);
 
@@ -87,7 +126,8 @@ describe('max_tokens window (property-based)', () => {
         kept.forEach((k, j) => {
           expect(k.index).toBe(suffix[j]!.index);
           const cut = selection.truncated && j === kept.length - 1;
-          if (!cut) expect(k.messages.map((m) => m.id)).toEqual(suffix[j]!.messages.map((m) => m.id));
+          if (!cut)
+            expect(k.messages.map((m) => m.id)).toEqual(suffix[j]!.messages.map((m) => m.id));
           else expect(k.messages[0]!.id).toBe(suffix[j]!.messages[0]!.id);
         });
         // Maximal: the next older shown interaction would not have fit.
@@ -110,7 +150,9 @@ describe('max_tokens window (property-based)', () => {
           live.append(m);
           strategy.select(live);
         }
-        const fresh = createMaxTokensStrategy({ maxTokens: budget, counter }).select(new InteractionLog(messages));
+        const fresh = createMaxTokensStrategy({ maxTokens: budget, counter }).select(
+          new InteractionLog(messages),
+        );
         expect(selectionMessages(strategy.select(live))).toEqual(selectionMessages(fresh));
       }),
       { numRuns: 150 },
@@ -122,5 +164,7 @@ function fullyShown(source: Interaction, filter: MessageFilter | undefined): Int
   const kept = filter ? source.messages.filter((m) => filter(m, source)) : source.messages;
   if (kept[0]?.role !== 'user') return { ...source, messages: [], tokenCount: 0 };
   const tokenCount = kept.reduce((s, m) => s + m.tokenCount, 0);
-  return sanitizeInteraction({ ...source, messages: kept, tokenCount }, (m) => counter.countMessage(m));
+  return sanitizeInteraction({ ...source, messages: kept, tokenCount }, (m) =>
+    counter.countMessage(m),
+  );
 }

@@ -1,0 +1,42 @@
+import type { CompiledCondition } from '../../conditions/compile-condition.ts';
+import { interactionVars, messageVars } from '../../conditions/condition-vars.ts';
+import type { MemoryProfile } from '../../config/parse-profile.ts';
+import type { Interaction } from '../../model/interaction.ts';
+import type { TokenCounter } from '../../tokens/token-counter.ts';
+import { createMaxTokensStrategy, type MessageFilter } from './max-tokens-strategy.ts';
+import type { ShortTermStrategy } from './short-term-strategy.ts';
+
+/** A MessageFilter that shows a message only when every condition holds for it. */
+export function conditionFilter(
+  conditions: readonly CompiledCondition[],
+): MessageFilter | undefined {
+  if (conditions.length === 0) return undefined;
+  let lastInteraction: Interaction | undefined;
+  let lastVars: ReturnType<typeof interactionVars> | undefined;
+  return (message, interaction) => {
+    if (interaction !== lastInteraction || lastVars === undefined) {
+      lastInteraction = interaction;
+      lastVars = interactionVars(interaction);
+    }
+    const vars = { message: messageVars(message), interaction: lastVars };
+    for (const condition of conditions) {
+      if (!condition.evaluate(vars, message.id)) return false;
+    }
+    return true;
+  };
+}
+
+/** The profile's short-term strategies, in order. */
+export function createShortTermStrategies(
+  profile: MemoryProfile,
+  counter: TokenCounter,
+): ShortTermStrategy[] {
+  return profile.shortTerm.map(({ config, conditions }) => {
+    const filter = conditionFilter(conditions);
+    return createMaxTokensStrategy({
+      maxTokens: config.memory_max_tokens,
+      counter,
+      ...(filter === undefined ? {} : { filter }),
+    });
+  });
+}
