@@ -25,12 +25,15 @@ export function promptProblems(messages: readonly Message[]): string[] {
     if (m.role === 'tool') {
       const id = m.toolCallId ?? '';
       if (!pending.has(id) || answered.has(id)) {
-        problems.push(`messages[${i}] answers tool call ${JSON.stringify(id)} with no call before it`);
+        problems.push(
+          `messages[${i}] answers tool call ${JSON.stringify(id)} with no call before it`,
+        );
       } else answered.add(id);
     }
   }
   for (const [id, at] of pending) {
-    if (!answered.has(id)) problems.push(`messages[${at}] calls tool ${JSON.stringify(id)} with no result`);
+    if (!answered.has(id))
+      problems.push(`messages[${at}] calls tool ${JSON.stringify(id)} with no result`);
   }
   return problems;
 }
@@ -97,11 +100,16 @@ export function sanitizeInteraction(
 }
 
 function isEmptyContent(message: Message): boolean {
-  return typeof message.content === 'string' ? message.content.length === 0 : message.content.length === 0;
+  return typeof message.content === 'string'
+    ? message.content.length === 0
+    : message.content.length === 0;
 }
 
 /** An interaction with a different message list, stats recomputed. */
-export function rebuild(interaction: Interaction, messages: readonly CountedMessage[]): Interaction {
+export function rebuild(
+  interaction: Interaction,
+  messages: readonly CountedMessage[],
+): Interaction {
   let tokenCount = 0;
   for (const m of messages) tokenCount += m.tokenCount;
   return {
