@@ -67,6 +67,18 @@ export type {
 export { isSummaryMessage, messageText } from './model/message.ts';
 export { contentPartSchema, messageSchema, toolCallSchema } from './model/message-schema.ts';
 export { isValidPrompt, promptProblems, sanitizeInteraction } from './model/prompt-validity.ts';
+export type { MemoryBackend, MemoryStoreOptions } from './store/memory-store.ts';
+export { createMemoryBackend, createMemoryStore } from './store/memory-store.ts';
+export { parseSessionSnapshot } from './store/parse-session-snapshot.ts';
+export {
+  parseCompactInput,
+  parseCountedMessages,
+  parseEraseInput,
+  parseIdempotencyKey,
+  parseListOptions,
+  parseReadOptions,
+  parseReplaceInput,
+} from './store/parse-store-input.ts';
 export type {
   AppendOptions,
   AppendResult,
@@ -74,6 +86,7 @@ export type {
   CompactResult,
   EraseInput,
   EraseResult,
+  IdempotencyRecord,
   ListOptions,
   ListResult,
   ReadOptions,

@@ -1,6 +1,5 @@
 import type { Message } from '../model/message.ts';
 
-
 /**
  * The Store contract, version 1. A spec is types only: backends implement it in their own
  * packages (`@mem/store-sqlite`, `@mem/store-redis`) and prove it with `@mem/store-test-suite`.
@@ -156,8 +155,20 @@ export interface SessionSnapshot {
   messages: StoredMessage[];
   archived: StoredMessage[];
   summaries: SummaryRecord[];
-  /** Applied idempotency keys, newest last, so retries stay idempotent after an import. */
-  idempotencyKeys: string[];
+  /**
+   * Applied idempotency keys with the result each one first returned, newest last, so a retry
+   * after an import still adds nothing and still returns its first result.
+   */
+  idempotencyKeys: IdempotencyRecord[];
+}
+
+/** An applied idempotency key and the result its append first returned. */
+export interface IdempotencyRecord {
+  key: string;
+  version: number;
+  epoch: number;
+  firstSeq: number;
+  lastSeq: number;
 }
 
 /**

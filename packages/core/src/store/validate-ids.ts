@@ -3,7 +3,14 @@ import { MemValidationError } from '../errors/errors.ts';
 /** Longest accepted session id, in UTF-16 code units. */
 export const MAX_SESSION_ID_LENGTH = 512;
 
-const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
+/** True when `text` holds a C0 control character or DEL. */
+function hasControlChar(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x20 || code === 0x7f) return true;
+  }
+  return false;
+}
 const NAMESPACE = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 
 /**
@@ -11,7 +18,10 @@ const NAMESPACE = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
  * without control characters. Backends must store such ids exactly and must never let one reach
  * SQL text or a key pattern.
  */
-export function assertValidSessionId(sessionId: unknown, field = 'sessionId'): asserts sessionId is string {
+export function assertValidSessionId(
+  sessionId: unknown,
+  field = 'sessionId',
+): asserts sessionId is string {
   const fail = (why: string) =>
     new MemValidationError(field, `[mem/store] invalid ${field}: ${why}`);
   if (typeof sessionId !== 'string') throw fail(`expected a string, got ${typeof sessionId}`);
@@ -20,12 +30,15 @@ export function assertValidSessionId(sessionId: unknown, field = 'sessionId'): a
     throw fail(`it is ${sessionId.length} characters long; the limit is ${MAX_SESSION_ID_LENGTH}`);
   if (!sessionId.isWellFormed())
     throw fail('it contains a lone UTF-16 surrogate (not valid Unicode); pass well-formed text');
-  if (CONTROL_CHARS.test(sessionId))
+  if (hasControlChar(sessionId))
     throw fail('it contains a control character (NUL, newline, ...); remove it');
 }
 
 /** Namespaces (tenants) are short identifiers: letters, digits, `_` and `-`, at most 64. */
-export function assertValidNamespace(namespace: unknown, field = 'namespace'): asserts namespace is string {
+export function assertValidNamespace(
+  namespace: unknown,
+  field = 'namespace',
+): asserts namespace is string {
   if (typeof namespace !== 'string' || !NAMESPACE.test(namespace)) {
     throw new MemValidationError(
       field,

@@ -1,0 +1,260 @@
+import { MemStoreError } from '../errors/errors.ts';
+import { copyJsonValue } from './json-value.ts';
+import { decodeListCursor, encodeListCursor, indexAfterId } from './list-cursor.ts';
+import { type MemoryEntry, memoryNamespace } from './memory-backend.ts';
+import { compactSession, eraseSession, replaceSession } from './memory-rewrite.ts';
+import {
+  appendToSession,
+  assertNewIds,
+  createSessionState,
+  findDuplicate,
+  type SessionCounters,
+  type SessionState,
+  sessionInfo,
+} from './memory-session.ts';
+import { snapshotOf, stateFromSnapshot } from './memory-snapshot.ts';
+import { checkMemoryStoreOptions, type MemoryStoreOptions } from './memory-store-options.ts';
+import { parseSessionSnapshot } from './parse-session-snapshot.ts';
+import {
+  parseCompactInput,
+  parseCountedMessages,
+  parseEraseInput,
+  parseIdempotencyKey,
+  parseListOptions,
+  parseReadOptions,
+  parseReplaceInput,
+} from './parse-store-input.ts';
+import { selectSeqRange } from './seq-range.ts';
+import { epochConflictError, versionConflictError } from './store-conflict.ts';
+import { STORE_SPECIFICATION_VERSION, type Store } from './store-spec.ts';
+import { assertValidSessionId } from './validate-ids.ts';
+
+export { createMemoryBackend, type MemoryBackend } from './memory-backend.ts';
+export type { MemoryStoreOptions } from './memory-store-options.ts';
+
+const DEFAULT_LIST_LIMIT = 100;
+
+/**
+ * A `Store` (spec `mem.store.v1`) that keeps sessions in process memory; not durable, one process.
+ *
+ * Semantics, shared with every backend through `@mem/store-test-suite`:
+ * - Operations are synchronous inside, so each one is atomic: it checks and writes with no
+ *   `await` in between, and a failing call changes nothing.
+ * - Session ids are checked with `assertValidSessionId` before anything else; inputs are checked
+ *   with the Message zod schema, need a non-negative integer `tokenCount` and JSON-safe values.
+ * - `seq` starts at 1 and grows by one per appended message; it is never reused, not even after
+ *   `clear`. `version` grows by one on every change; `epoch` on compact, erase, replace and clear.
+ * - `append` rejects an empty batch and ids already used in the session (active or archived). An
+ *   idempotency key seen before (the last 1,024 per session are kept, also across compact,
+ *   erase and replace) returns its first result with `duplicate: true` and writes nothing.
+ * - `compact` and `erase` commit only at `expectedEpoch` (else `MemStoreConflictError`, checked
+ *   before the range) and only for a `throughSeq` from the first to the last active seq (else
+ *   `MemValidationError`). Compaction archives the prefix under the summary, which gets
+ *   `seq = throughSeq`; the summary must be a `system` message with `metadata.kind: 'summary'`
+ *   and a new id, and its record must name exactly what moves (`originalMessageIds` in seq
+ *   order, `fromSeq`, `previousSummaryId` = the summary folded in, if any); the record's counts,
+ *   ratio and times are stored as given. An earlier summary in the prefix is archived like any
+ *   message and its record stays readable. Erase deletes the prefix for good (`erasedCount`
+ *   counts active messages), and with an erased summary its archived originals and record.
+ * - `replace` (FLUSH) makes the session exactly the given messages (may be empty), numbered after
+ *   `lastSeq`, and drops archive and summaries; `expectedVersion` makes it a compare-and-swap.
+ * - `clear` removes all data but keeps the counters (version + 1, epoch + 1, lastSeq) until the
+ *   TTL ends (without a TTL, for good), so a compaction, erase or replace planned before the
+ *   clear fails instead of writing stale data into a new conversation under the same id. `info`
+ *   and `export` say null, `read` returns no messages at those counters.
+ * - `list` pages through live session ids sorted by UTF-16 code units; the cursor is opaque.
+ * - With `ttlMs`, a session (or its cleared counters) expires `ttlMs` after its last successful
+ *   write (import included); reads, duplicate appends and failed writes do not extend it, and an
+ *   expired session reads as if it never existed (counters back to 0). Expired entries are also
+ *   swept from the backend at most once per `ttlMs`, on a write.
+ * - `summaries` / `archived` return `[]` for an unknown session or summary id. `import` checks
+ *   the snapshot (`parseSessionSnapshot`), replaces the session and keeps its newest 1,024 keys.
+ * - Everything returned is a copy, and nothing stored aliases the caller's objects.
+ * - Reads binary-search the seq-sorted active log, so `from: 'end'` + `limit` costs O(limit).
+ */
+export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
+  const { namespace, ttlMs, backend, now } = checkMemoryStoreOptions(options);
+  const data = memoryNamespace(backend, namespace);
+  let closed = false;
+
+  const assertOpen = (): void => {
+    if (closed) {
+      throw new MemStoreError(
+        '[mem/memory] this store is closed; create a new one with createMemoryStore().',
+      );
+    }
+  };
+  const begin = (sessionId: unknown): number => {
+    assertValidSessionId(sessionId);
+    assertOpen();
+    return now();
+  };
+  const entry = (sessionId: string, at: number): MemoryEntry | undefined => {
+    const found = data.sessions.get(sessionId);
+    if (found !== undefined && found.expiresAt !== undefined && at >= found.expiresAt) {
+      data.sessions.delete(sessionId);
+      return undefined;
+    }
+    return found;
+  };
+  const live = (sessionId: string, at: number): SessionState | undefined => {
+    const found = entry(sessionId, at);
+    return found?.kind === 'live' ? found.state : undefined;
+  };
+  const counters = (found: MemoryEntry | undefined): SessionCounters => {
+    if (found === undefined) return { version: 0, epoch: 0, lastSeq: 0 };
+    const { version, epoch, lastSeq } = found.kind === 'live' ? found.state : found;
+    return { version, epoch, lastSeq };
+  };
+  /** The live session, or a fresh one that continues the counters left by a clear. */
+  const stateFor = (sessionId: string, at: number): SessionState => {
+    const found = entry(sessionId, at);
+    if (found?.kind === 'live') return found.state;
+    return createSessionState(sessionId, counters(found), at);
+  };
+  const commit = (sessionId: string, value: MemoryEntry, at: number): void => {
+    data.sessions.set(sessionId, value);
+    if (ttlMs !== undefined && at - data.lastSweepAt >= ttlMs) sweep(at);
+  };
+  const expiry = (at: number) => (ttlMs === undefined ? undefined : at + ttlMs);
+  const save = (state: SessionState, at: number) =>
+    commit(state.id, { kind: 'live', state, expiresAt: expiry(at) }, at);
+  const sweep = (at: number): void => {
+    data.lastSweepAt = at;
+    for (const [id, found] of data.sessions) {
+      if (found.expiresAt !== undefined && at >= found.expiresAt) data.sessions.delete(id);
+    }
+  };
+
+  const store: Store = {
+    specificationVersion: STORE_SPECIFICATION_VERSION,
+    capabilities: Object.freeze({ ttl: true, multiProcess: false, durable: false }),
+    namespace,
+
+    append: run((sessionId, messages, appendOptions) => {
+      const at = begin(sessionId);
+      const batch = parseCountedMessages(messages);
+      const key = parseIdempotencyKey(appendOptions);
+      const state = stateFor(sessionId, at);
+      const duplicate = findDuplicate(state, key);
+      if (duplicate !== undefined) return duplicate;
+      assertNewIds(state, batch);
+      const result = appendToSession(state, batch, key, at);
+      save(state, at);
+      return result;
+    }),
+
+    read: run((sessionId, readOptions) => {
+      const at = begin(sessionId);
+      const range = parseReadOptions(readOptions);
+      const found = entry(sessionId, at);
+      const { version, epoch } = counters(found);
+      if (found?.kind !== 'live') return { version, epoch, messages: [] };
+      const { start, end } = selectSeqRange(found.state.active, range);
+      return { version, epoch, messages: copyJsonValue(found.state.active.slice(start, end)) };
+    }),
+
+    info: run((sessionId) => {
+      const state = live(sessionId, begin(sessionId));
+      return state === undefined ? null : sessionInfo(state);
+    }),
+
+    compact: run((sessionId, input) => {
+      const at = begin(sessionId);
+      const checked = parseCompactInput(input);
+      const state = stateFor(sessionId, at);
+      if (state.epoch !== checked.expectedEpoch) {
+        throw epochConflictError(sessionId, checked.expectedEpoch, state.epoch);
+      }
+      const result = compactSession(state, checked, at);
+      save(state, at);
+      return result;
+    }),
+
+    erase: run((sessionId, input) => {
+      const at = begin(sessionId);
+      const checked = parseEraseInput(input);
+      const state = stateFor(sessionId, at);
+      if (state.epoch !== checked.expectedEpoch) {
+        throw epochConflictError(sessionId, checked.expectedEpoch, state.epoch);
+      }
+      const result = eraseSession(state, checked.throughSeq, at);
+      save(state, at);
+      return result;
+    }),
+
+    replace: run((sessionId, input) => {
+      const at = begin(sessionId);
+      const checked = parseReplaceInput(input);
+      const state = stateFor(sessionId, at);
+      if (checked.expectedVersion !== undefined && checked.expectedVersion !== state.version) {
+        throw versionConflictError(sessionId, checked.expectedVersion, state.version);
+      }
+      const result = replaceSession(state, checked.messages, at);
+      save(state, at);
+      return result;
+    }),
+
+    clear: run((sessionId) => {
+      const at = begin(sessionId);
+      const state = live(sessionId, at);
+      if (state === undefined) return false;
+      const { version, epoch, lastSeq } = state;
+      const left = { version: version + 1, epoch: epoch + 1, lastSeq };
+      commit(sessionId, { kind: 'cleared', ...left, expiresAt: expiry(at) }, at);
+      return true;
+    }),
+
+    summaries: run((sessionId) => {
+      const state = live(sessionId, begin(sessionId));
+      return state === undefined ? [] : copyJsonValue([...state.summaries.values()]);
+    }),
+
+    archived: run((sessionId, summaryId) => {
+      const state = live(sessionId, begin(sessionId));
+      return copyJsonValue(state?.archive.get(summaryId) ?? []);
+    }),
+
+    list: run((listOptions) => {
+      const { cursor, limit = DEFAULT_LIST_LIMIT } = parseListOptions(listOptions);
+      const after = cursor === undefined ? undefined : decodeListCursor(cursor);
+      assertOpen();
+      const at = now();
+      const ids = [...data.sessions.keys()].filter((id) => live(id, at) !== undefined).sort();
+      const start = after === undefined ? 0 : indexAfterId(ids, after);
+      const sessionIds = ids.slice(start, start + limit);
+      const last = sessionIds[sessionIds.length - 1];
+      return start + limit < ids.length && last !== undefined
+        ? { sessionIds, cursor: encodeListCursor(last) }
+        : { sessionIds };
+    }),
+
+    export: run((sessionId) => {
+      const state = live(sessionId, begin(sessionId));
+      return state === undefined ? null : copyJsonValue(snapshotOf(state));
+    }),
+
+    import: run((snapshot) => {
+      begin((snapshot as { sessionId?: unknown } | null)?.sessionId);
+      const checked = parseSessionSnapshot(snapshot);
+      const at = now();
+      save(stateFromSnapshot(checked), at);
+    }),
+
+    close: run(() => {
+      closed = true;
+    }),
+  };
+  return store;
+}
+
+/** Wraps a synchronous operation as the async method the spec declares; throws become rejections. */
+function run<A extends unknown[], R>(operation: (...args: A) => R): (...args: A) => Promise<R> {
+  return (...args) => {
+    try {
+      return Promise.resolve(operation(...args));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  };
+}

@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import { messageSchema } from '../model/message-schema.ts';
+
+const count = z.number().int().nonnegative();
+const seq = z.number().int().positive();
+const time = z.number().finite();
+
+/** A message with its token count, as `append`, `replace` and `compact` take it. */
+export const countedMessageSchema = messageSchema.extend({ tokenCount: count });
+
+/** A message as a store returns it: counted and numbered. */
+export const storedMessageSchema = countedMessageSchema.extend({ seq });
+
+/** Idempotency keys: any non-empty string of at most 512 UTF-16 code units. */
+export const idempotencyKeySchema = z.string().min(1).max(512);
+
+export const summaryRecordSchema = z.object({
+  id: messageSchema.shape.id,
+  originalMessageIds: z.array(messageSchema.shape.id).min(1),
+  fromSeq: seq,
+  throughSeq: seq,
+  originalTokenCount: count,
+  tokenCount: count,
+  compressionRatio: z.number().finite().nonnegative(),
+  timeRange: z.object({ start: time, end: time }),
+  createdAt: time,
+  previousSummaryId: messageSchema.shape.id.optional(),
+});
+
+export const sessionInfoSchema = z.object({
+  id: z.string(),
+  version: count,
+  epoch: count,
+  lastSeq: count,
+  messageCount: count,
+  tokenCount: count,
+  createdAt: time,
+  updatedAt: time,
+});
+
+export const idempotencyRecordSchema = z.object({
+  key: idempotencyKeySchema,
+  version: count,
+  epoch: count,
+  firstSeq: seq,
+  lastSeq: seq,
+});
+
+/** A `SessionSnapshot`, checked field by field (consistency is checked by `parseSessionSnapshot`). */
+export const sessionSnapshotSchema = z.object({
+  format: z.literal('mem.session.v1'),
+  sessionId: z.string(),
+  info: sessionInfoSchema,
+  messages: z.array(storedMessageSchema),
+  archived: z.array(storedMessageSchema),
+  summaries: z.array(summaryRecordSchema),
+  idempotencyKeys: z.array(idempotencyRecordSchema),
+});
+
+export const appendOptionsSchema = z.object({ idempotencyKey: idempotencyKeySchema });
+
+export const readOptionsSchema = z.object({
+  afterSeq: count.optional(),
+  beforeSeq: count.optional(),
+  limit: count.optional(),
+  from: z.enum(['start', 'end']).optional(),
+});
+
+export const listOptionsSchema = z.object({
+  cursor: z.string().min(1).optional(),
+  limit: z.number().int().positive().optional(),
+});
+
+export const compactInputSchema = z.object({
+  expectedEpoch: count,
+  throughSeq: seq,
+  summary: countedMessageSchema,
+  record: summaryRecordSchema,
+});
+
+export const eraseInputSchema = z.object({ expectedEpoch: count, throughSeq: seq });
+
+export const replaceInputSchema = z.object({
+  expectedVersion: count.optional(),
+  messages: z.array(countedMessageSchema),
+});

@@ -1,0 +1,17 @@
+import { createMemoryBackend, createMemoryStore } from '@mem/core';
+import { runStoreTests } from './run-store-tests.ts';
+
+// One backend for every namespace, so the namespace tests prove isolation on shared data.
+const backend = createMemoryBackend();
+let clock = Date.now();
+
+runStoreTests('memory', ({ namespace }) => createMemoryStore({ namespace, backend }), {
+  ttl: {
+    ttlMs: 60_000,
+    create: ({ namespace, ttlMs }) =>
+      createMemoryStore({ namespace, ttlMs, backend, now: () => clock }),
+    advance: async (ms) => {
+      clock += ms;
+    },
+  },
+});
