@@ -48,6 +48,33 @@ export {
 } from './errors/errors.ts';
 export type { MemErrorCode, MemErrorOptions } from './errors/mem-error.ts';
 export { MemError } from './errors/mem-error.ts';
+export { fromModelMessages, toModelMessages } from './model/convert/ai-sdk.ts';
+export type {
+  AiSdkAssistantMessage,
+  AiSdkSystemMessage,
+  AiSdkToolMessage,
+  AiSdkUserMessage,
+  ModelMessageLike,
+} from './model/convert/ai-sdk-types.ts';
+export { fromAnthropicMessages, toAnthropicMessages } from './model/convert/anthropic.ts';
+export type {
+  AnthropicContentBlock,
+  AnthropicInput,
+  AnthropicInputBlock,
+  AnthropicInputMessage,
+  AnthropicMessageParam,
+  AnthropicPrompt,
+} from './model/convert/anthropic-types.ts';
+export type { FromWireOptions } from './model/convert/convert-options.ts';
+export { fromOpenAIMessages, toOpenAIMessages } from './model/convert/openai.ts';
+export type {
+  OpenAIAssistantMessage,
+  OpenAIChatMessage,
+  OpenAIDeveloperMessage,
+  OpenAISystemMessage,
+  OpenAIToolMessage,
+  OpenAIUserMessage,
+} from './model/convert/openai-types.ts';
 export type { Interaction } from './model/interaction.ts';
 export type { ConversationView } from './model/interaction-log.ts';
 export { groupInteractions, InteractionLog } from './model/interaction-log.ts';

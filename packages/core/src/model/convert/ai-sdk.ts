@@ -1,0 +1,94 @@
+import type { Message } from '../message.ts';
+import { AI_SDK_META as META } from './ai-sdk-meta.ts';
+import { readMessage, readToolMessage } from './ai-sdk-read.ts';
+import type { ModelMessageLike } from './ai-sdk-types.ts';
+import { messageToAiSdk, toolMessageItems, toolResultPart } from './ai-sdk-write.ts';
+import { wireInputFail } from './conversion-error.ts';
+import {
+  type FromWireOptions,
+  type MessageFields,
+  messageStamper,
+  setMetadata,
+} from './convert-options.ts';
+import {
+  applyResidue,
+  extraFields,
+  fieldResidue,
+  isRecord,
+  type WireRecord,
+} from './wire-fields.ts';
+
+const fromFail = wireInputFail('ai-sdk');
+
+/** True for mem messages that live in an AI SDK tool message. */
+function inToolMessage(m: MessageFields): boolean {
+  return m.role === 'tool' || (m.role === 'assistant' && m.metadata?.[META.role] === 'tool');
+}
+
+/**
+ * Converts AI SDK v6 `ModelMessage`s to mem messages. Each `tool-result` of a tool message
+ * becomes a mem tool message; its output becomes the content (`isError` for error outputs).
+ * Parts mem has no type for and every `providerOptions` are kept (verbatim parts, `mem.ai-sdk.*`
+ * metadata), so `toModelMessages` gives the input back unchanged.
+ */
+export function fromModelMessages(
+  messages: readonly ModelMessageLike[],
+  options?: FromWireOptions,
+): Message[] {
+  if (!Array.isArray(messages)) {
+    throw fromFail(
+      'messages',
+      'is not an array',
+      'Pass the ModelMessage[] given to generateText or streamText.',
+    );
+  }
+  const out: MessageFields[] = [];
+  const calls = new Set<string>();
+  messages.forEach((raw: unknown, i) => {
+    const path = `messages[${i}]`;
+    if (!isRecord(raw))
+      throw fromFail(path, 'is not an object', 'Each message needs a role and content.');
+    if (raw.role !== 'tool') {
+      const fields = readMessage(raw, path, calls);
+      setMetadata(fields, META.message, fieldResidue(raw, messageToAiSdk(fields, path) ?? {}));
+      out.push(fields);
+      return;
+    }
+    const group = readToolMessage(raw, path, calls);
+    const first = group[0]!;
+    const extra = extraFields(raw, ['role', 'content']);
+    if (extra !== undefined) setMetadata(first, META.message, { set: extra });
+    const previous = out.at(-1);
+    if (previous !== undefined && inToolMessage(previous))
+      setMetadata(first, META.continues, false);
+    out.push(...group);
+  });
+  return out.map(messageStamper(options));
+}
+
+/**
+ * Converts mem messages to AI SDK v6 `ModelMessage`s; consecutive tool results share one tool
+ * message. Other formats' provider parts are left out (a message left with nothing is skipped).
+ */
+export function toModelMessages(messages: readonly Message[]): ModelMessageLike[] {
+  const out: WireRecord[] = [];
+  let lastInTool = false;
+  messages.forEach((m, i) => {
+    const path = `messages[${i}]`;
+    if (inToolMessage(m)) {
+      const items = m.role === 'tool' ? [toolResultPart(m, path)] : toolMessageItems(m);
+      const last = out.at(-1);
+      const joins = lastInTool && m.metadata?.[META.continues] !== false;
+      if (joins && last?.role === 'tool' && Array.isArray(last.content))
+        last.content.push(...items);
+      else out.push(applyResidue({ role: 'tool', content: items }, m.metadata?.[META.message]));
+      lastInTool = true;
+      return;
+    }
+    const wire = messageToAiSdk(m, path);
+    if (wire === undefined) return;
+    out.push(applyResidue(wire, m.metadata?.[META.message]));
+    lastInTool = false;
+  });
+  return out as unknown as ModelMessageLike[];
+}
