@@ -17,6 +17,10 @@ export interface TokenCounter {
   /** Tokens added once per request: the primed assistant reply. */
   readonly replyPrimingTokens: number;
   countText(text: string): number;
+  /** Token ids of `text`, when the counter can produce them (used to split text by tokens). */
+  encode?(text: string): number[];
+  /** Text of token ids; `decode(encode(t)) === t`. */
+  decode?(tokens: readonly number[]): string;
   /** Tokens one message costs in a prompt, chat overhead and tool-call arguments included. */
   countMessage(message: Message): number;
 }
@@ -104,6 +108,8 @@ export function createTokenCounter(options: TokenCounterOptions = {}): TokenCoun
     encoding,
     replyPrimingTokens: REPLY_PRIMING_TOKENS,
     countText,
+    encode: (text) => api.encode(text, PLAIN_TEXT),
+    decode: (tokens) => api.decode(tokens),
     countMessage(message) {
       let tokens = MESSAGE_OVERHEAD_TOKENS + countRole(message.role);
       const { content } = message;
