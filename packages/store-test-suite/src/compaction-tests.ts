@@ -43,6 +43,26 @@ export function compactionTests(createStore: StoreFactory, options: StoreSuiteOp
       expect((await store.read(id, { limit: 1, from: 'end' })).messages).toStrictEqual([stored[5]]);
     });
 
+    it('keeps pinned messages (keepSeqs) active in place, neither summarized nor archived', async () => {
+      const store = await stores.open();
+      const id = uniqueId('compact-pinned');
+      const messages = conversation(6);
+      await append(store, id, messages);
+      const plan = await planCompaction(store, id, 4, { keepSeqs: [1, 3] });
+      expect(plan.record.originalMessageIds).toStrictEqual([messages[1]!.id, messages[3]!.id]);
+      await store.compact(id, plan);
+      const stored = numbered(messages, 1);
+      expect((await store.read(id)).messages).toStrictEqual([
+        stored[0],
+        stored[2],
+        { ...plan.summary, seq: 4 },
+        ...stored.slice(4),
+      ]);
+      expect(await store.archived(id, plan.summary.id)).toStrictEqual([stored[1], stored[3]]);
+      const bad = await planCompaction(store, id, 5, { keepSeqs: [5] });
+      await expectMemError(store.compact(id, bad), 'MEM_VALIDATION');
+    });
+
     it('commits at the planned epoch although appends happened meanwhile', async () => {
       const store = await stores.open();
       const id = uniqueId('compact-after-append');

@@ -44,6 +44,23 @@ export function eraseTests(createStore: StoreFactory, options: StoreSuiteOptions
       for (const gone of messages.slice(0, 3)) expect(text).not.toContain(gone.id);
     });
 
+    it('keeps pinned messages (keepSeqs) active in place', async () => {
+      const store = await stores.open();
+      const id = uniqueId('erase-pinned');
+      const messages = conversation(5);
+      await append(store, id, messages);
+      const { epoch } = await store.read(id);
+      expect(
+        await store.erase(id, { expectedEpoch: epoch, throughSeq: 3, keepSeqs: [1] }),
+      ).toMatchObject({ erasedCount: 2 });
+      const stored = numbered(messages, 1);
+      expect((await store.read(id)).messages).toStrictEqual([stored[0], stored[3], stored[4]]);
+      await expectMemError(
+        store.erase(id, { expectedEpoch: epoch + 1, throughSeq: 4, keepSeqs: [4] }),
+        'MEM_VALIDATION',
+      );
+    });
+
     it('forgets erased ids, and never reuses their seqs', async () => {
       const store = await stores.open();
       const id = uniqueId('erase-ids');

@@ -66,11 +66,12 @@ export async function planCompaction(
   store: Store,
   sessionId: string,
   throughSeq: number,
-  options: { id?: string; tokenCount?: number } = {},
+  options: { id?: string; tokenCount?: number; keepSeqs?: number[] } = {},
 ): Promise<CompactInput> {
   const { epoch, messages } = await store.read(sessionId);
   const summaryIds = new Set((await store.summaries(sessionId)).map((r) => r.id));
-  const replaced = messages.filter((m) => m.seq <= throughSeq);
+  const keep = new Set(options.keepSeqs ?? []);
+  const replaced = messages.filter((m) => m.seq <= throughSeq && !keep.has(m.seq));
   const id = options.id ?? uniqueId('summary');
   const tokenCount = options.tokenCount ?? 4;
   const originalTokenCount = sumTokens(replaced);
@@ -99,7 +100,8 @@ export async function planCompaction(
     createdAt,
     ...(previousSummaryId === undefined ? {} : { previousSummaryId }),
   };
-  return { expectedEpoch: epoch, throughSeq, summary, record };
+  const keepSeqs = options.keepSeqs === undefined ? {} : { keepSeqs: options.keepSeqs };
+  return { expectedEpoch: epoch, throughSeq, ...keepSeqs, summary, record };
 }
 
 /** Every session id of `store.list`, page by page, checking that each page respects `limit`. */

@@ -44,7 +44,7 @@ export function prefixEnd(s: SessionState, throughSeq: number): number {
  */
 export function compactSession(s: SessionState, input: CompactInput, now: number): CompactResult {
   const end = prefixEnd(s, input.throughSeq);
-  const replaced = s.active.slice(0, end);
+  const { pinned, rest: replaced } = splitPinned(s.active.slice(0, end), input.keepSeqs);
   const { summary, record } = input;
   if (s.ids.has(summary.id)) {
     throw new MemValidationError(
@@ -69,7 +69,7 @@ export function compactSession(s: SessionState, input: CompactInput, now: number
     );
   }
   const stored: StoredMessage = { ...summary, seq: input.throughSeq };
-  s.active = [stored, ...s.active.slice(end)];
+  s.active = [...pinned, stored, ...s.active.slice(end)];
   s.ids.add(summary.id);
   s.archive.set(summary.id, replaced);
   s.summaries.set(record.id, record);
@@ -82,10 +82,15 @@ export function compactSession(s: SessionState, input: CompactInput, now: number
  * Deletes the active prefix for good (epoch already checked). An erased summary takes its
  * archived originals and its record with it, recursively: nothing older than `throughSeq` stays.
  */
-export function eraseSession(s: SessionState, throughSeq: number, now: number): EraseResult {
+export function eraseSession(
+  s: SessionState,
+  throughSeq: number,
+  now: number,
+  keepSeqs?: readonly number[],
+): EraseResult {
   const end = prefixEnd(s, throughSeq);
-  const erased = s.active.slice(0, end);
-  s.active = s.active.slice(end);
+  const { pinned, rest: erased } = splitPinned(s.active.slice(0, end), keepSeqs);
+  s.active = [...pinned, ...s.active.slice(end)];
   for (const message of erased) forget(s, message.id);
   s.tokenCount -= sumTokens(erased);
   touch(s, now, true);
@@ -107,6 +112,19 @@ export function replaceSession(
   s.tokenCount = sumTokens(messages);
   touch(s, now, true);
   return { version: s.version, epoch: s.epoch, firstSeq, lastSeq: s.lastSeq, duplicate: false };
+}
+
+/** Splits a prefix into the pinned messages (which stay active) and the rest. */
+function splitPinned(
+  prefix: readonly StoredMessage[],
+  keepSeqs: readonly number[] | undefined,
+): { pinned: StoredMessage[]; rest: StoredMessage[] } {
+  if (keepSeqs === undefined || keepSeqs.length === 0) return { pinned: [], rest: [...prefix] };
+  const keep = new Set(keepSeqs);
+  const pinned: StoredMessage[] = [];
+  const rest: StoredMessage[] = [];
+  for (const m of prefix) (keep.has(m.seq) ? pinned : rest).push(m);
+  return { pinned, rest };
 }
 
 function forget(s: SessionState, id: string): void {

@@ -178,7 +178,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
       if (state.epoch !== checked.expectedEpoch) {
         throw epochConflictError(sessionId, checked.expectedEpoch, state.epoch);
       }
-      const result = eraseSession(state, checked.throughSeq, at);
+      const result = eraseSession(state, checked.throughSeq, at, checked.keepSeqs);
       save(state, at);
       return result;
     }),

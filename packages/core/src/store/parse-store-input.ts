@@ -111,11 +111,32 @@ export function parseCompactInput(input: unknown): CompactInput {
       '[mem/store] record.fromSeq must not be after record.throughSeq.',
     );
   }
-  return { expectedEpoch: parsed.expectedEpoch, throughSeq: parsed.throughSeq, summary, record };
+  checkKeepSeqs(parsed.keepSeqs, parsed.throughSeq);
+  return {
+    expectedEpoch: parsed.expectedEpoch,
+    throughSeq: parsed.throughSeq,
+    ...(parsed.keepSeqs === undefined ? {} : { keepSeqs: parsed.keepSeqs }),
+    summary,
+    record,
+  };
 }
 
 export function parseEraseInput(input: unknown): EraseInput {
-  return parseWith(eraseInputSchema, input, '');
+  const parsed = parseWith(eraseInputSchema, input, '');
+  checkKeepSeqs(parsed.keepSeqs, parsed.throughSeq);
+  const { expectedEpoch, throughSeq, keepSeqs } = parsed;
+  return keepSeqs === undefined
+    ? { expectedEpoch, throughSeq }
+    : { expectedEpoch, throughSeq, keepSeqs };
+}
+
+function checkKeepSeqs(keepSeqs: readonly number[] | undefined, throughSeq: number): void {
+  if (keepSeqs?.includes(throughSeq)) {
+    throw new MemValidationError(
+      'keepSeqs',
+      '[mem/store] keepSeqs cannot contain throughSeq; end the range at the last message that is not pinned.',
+    );
+  }
 }
 
 /** Checks a FLUSH: the messages may be empty (the session is then emptied, not removed). */

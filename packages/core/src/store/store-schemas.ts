@@ -71,14 +71,17 @@ export const listOptionsSchema = z.object({
   limit: z.number().int().positive().optional(),
 });
 
+const keepSeqs = z.array(seq).max(10_000).optional();
+
 export const compactInputSchema = z.object({
   expectedEpoch: count,
   throughSeq: seq,
+  keepSeqs,
   summary: countedMessageSchema,
   record: summaryRecordSchema,
 });
 
-export const eraseInputSchema = z.object({ expectedEpoch: count, throughSeq: seq });
+export const eraseInputSchema = z.object({ expectedEpoch: count, throughSeq: seq, keepSeqs });
 
 export const replaceInputSchema = z.object({
   expectedVersion: count.optional(),

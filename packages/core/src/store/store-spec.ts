@@ -104,8 +104,13 @@ export interface ReadResult {
 export interface CompactInput {
   /** The epoch the compaction was planned at. */
   expectedEpoch: number;
-  /** Replace every active message with `seq <= throughSeq`. */
+  /** Replace every active message with `seq <= throughSeq`, except the `keepSeqs`. */
   throughSeq: number;
+  /**
+   * Pinned messages inside the range that stay active, in place (e.g. the agent's system
+   * prompt): they are neither summarized nor archived. `throughSeq` itself cannot be pinned.
+   */
+  keepSeqs?: number[];
   /** The summary message (role `system`, `metadata.kind: 'summary'`), token count included. */
   summary: Message & { tokenCount: number };
   record: SummaryRecord;
@@ -120,8 +125,10 @@ export interface CompactResult {
 
 export interface EraseInput {
   expectedEpoch: number;
-  /** Erase every active message with `seq <= throughSeq`, for good. */
+  /** Erase every active message with `seq <= throughSeq`, for good, except the `keepSeqs`. */
   throughSeq: number;
+  /** Pinned messages inside the range that stay active (see CompactInput.keepSeqs). */
+  keepSeqs?: number[];
 }
 
 export interface EraseResult {
