@@ -9,15 +9,16 @@ export interface ConversationView {
   readonly interactions: readonly Interaction[];
 }
 
-class OpenInteraction implements Interaction {
-  readonly messages: CountedMessage[] = [];
+/** An interaction that may still grow (the newest one). */
+export class OpenInteraction<M extends CountedMessage = CountedMessage> implements Interaction {
+  readonly messages: M[] = [];
   tokenCount = 0;
   readonly toolNames: string[] = [];
   hasError = false;
 
   constructor(readonly index: number) {}
 
-  push(message: CountedMessage): void {
+  push(message: M): void {
     this.messages.push(message);
     this.tokenCount += message.tokenCount;
     if (message.toolCalls) {
@@ -37,32 +38,32 @@ class OpenInteraction implements Interaction {
  * interaction; they are kept in `preamble` and never put in a prompt, which must start with a
  * user message.
  */
-export class InteractionLog implements ConversationView {
-  readonly system: CountedMessage[] = [];
-  readonly preamble: CountedMessage[] = [];
-  readonly interactions: OpenInteraction[] = [];
+export class InteractionLog<M extends CountedMessage = CountedMessage> implements ConversationView {
+  readonly system: M[] = [];
+  readonly preamble: M[] = [];
+  readonly interactions: OpenInteraction<M>[] = [];
 
   constructor(
-    messages: Iterable<CountedMessage> = [],
+    messages: Iterable<M> = [],
     private readonly firstIndex = 0,
   ) {
     for (const message of messages) this.append(message);
   }
 
-  append(message: CountedMessage): void {
+  append(message: M): void {
     if (message.role === 'system') {
       this.system.push(message);
       return;
     }
     if (message.role === 'user') {
-      this.interactions.push(new OpenInteraction(this.firstIndex + this.interactions.length));
+      this.interactions.push(new OpenInteraction<M>(this.firstIndex + this.interactions.length));
     }
     const open = this.interactions.at(-1);
     if (open === undefined) this.preamble.push(message);
     else open.push(message);
   }
 
-  appendAll(messages: Iterable<CountedMessage>): void {
+  appendAll(messages: Iterable<M>): void {
     for (const message of messages) this.append(message);
   }
 
@@ -74,6 +75,6 @@ export class InteractionLog implements ConversationView {
 }
 
 /** Groups a whole conversation at once. */
-export function groupInteractions(messages: Iterable<CountedMessage>): InteractionLog {
-  return new InteractionLog(messages);
+export function groupInteractions<M extends CountedMessage>(messages: Iterable<M>): InteractionLog<M> {
+  return new InteractionLog<M>(messages);
 }

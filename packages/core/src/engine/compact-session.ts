@@ -1,0 +1,141 @@
+import type { SummarizerStrategyConfig } from '../config/profile-schema.ts';
+import { MemError } from '../errors/mem-error.ts';
+import type { CountedMessage } from '../model/message.ts';
+import type { SummaryRecord } from '../store/store-spec.ts';
+import { runSummarizer } from '../summarize/run-summarizer.ts';
+import type { EngineContext } from './engine-context.ts';
+import { indexCompaction } from './knowledge-index.ts';
+import { type PrefixPlan, planPrefix } from './plan-prefix.ts';
+import type { SessionState } from './session-state.ts';
+
+const MAX_ATTEMPTS = 3;
+
+/**
+ * SummarizerStrategy: summarizes everything older than the last `interaction_keep` interactions
+ * (earlier summaries folded in), then commits with compare-and-swap on the epoch planned at.
+ * The summarizer runs outside any lock: appends made meanwhile land after `throughSeq` and stay.
+ * A conflict (another compaction or erase won) re-plans from the new state, up to 3 times.
+ * Summarizer failures never reach history: the extractive fallback runs and an event says so.
+ */
+export async function compactSession(
+  ctx: EngineContext,
+  state: SessionState,
+  config: SummarizerStrategyConfig,
+): Promise<boolean> {
+  for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+    await state.sync(ctx.store);
+    const plan = planPrefix(state.log, config.interaction_keep);
+    if (plan === undefined) return false;
+    const epoch = state.epoch;
+    const { summary, record, source } = await summarize(ctx, state.id, plan, config);
+    try {
+      await ctx.store.compact(state.id, {
+        expectedEpoch: epoch,
+        throughSeq: plan.throughSeq,
+        ...(plan.keepSeqs.length > 0 ? { keepSeqs: plan.keepSeqs } : {}),
+        summary,
+        record,
+      });
+    } catch (error) {
+      if (!MemError.hasCode(error, 'MEM_STORE_CONFLICT')) throw error;
+      ctx.events.emit('compaction:conflict', { sessionId: state.id, attempt });
+      state.loaded = false;
+      continue;
+    }
+    await state.load(ctx.store);
+    ctx.events.emit('compacted', {
+      sessionId: state.id,
+      record,
+      source,
+      durationMs: record.createdAt - summary.createdAt,
+    });
+    if (config.knowledge_base !== null && ctx.knowledgeBase !== undefined) {
+      await indexCompaction(ctx, state.id, config, summary, plan.replaced);
+    }
+    return true;
+  }
+  return false;
+}
+
+async function summarize(
+  ctx: EngineContext,
+  sessionId: string,
+  plan: PrefixPlan,
+  config: SummarizerStrategyConfig,
+): Promise<{ summary: CountedMessage; record: SummaryRecord; source: 'summarizer' | 'fallback' }> {
+  const started = ctx.now();
+  const originalTokens = plan.replaced.reduce((s, m) => s + m.tokenCount, 0);
+  const targetTokens = Math.max(
+    64,
+    Math.min(ctx.maxSummaryTokens, Math.round(originalTokens * ctx.compressionRatio)),
+  );
+  const previous = plan.previousSummary;
+  const outcome = await runSummarizer({
+    ...(ctx.summarizer === undefined ? {} : { summarizer: ctx.summarizer }),
+    messages: plan.replaced,
+    ...(previous === undefined ? {} : { previousSummary: summaryBody(previous) }),
+    instructions: config.instructions,
+    loops: config.cod_max_loops,
+    targetTokens,
+    timeoutMs: ctx.summarizerTimeoutMs,
+    counter: ctx.counter,
+    originalTokens,
+  });
+  if (outcome.source === 'fallback') {
+    ctx.events.emit('summarizer:fallback', {
+      sessionId,
+      reason: outcome.fallbackReason ?? 'error',
+      ...(outcome.error === undefined ? {} : { error: outcome.error }),
+    });
+  }
+  if (outcome.usage !== undefined) ctx.events.emit('usage', { sessionId, ...outcome.usage });
+
+  const range = timeRange(plan);
+  const earlier = previous?.metadata?.interactions;
+  const interactions = plan.interactions + (typeof earlier === 'number' ? earlier : 0);
+  const id = `summary_${ctx.newId()}`;
+  const content = `${SUMMARY_HEADER} (${interactions} interactions, ${iso(range.start)} to ${iso(range.end)}):\n${outcome.text}`;
+  const draft = {
+    id,
+    role: 'system' as const,
+    content,
+    createdAt: started,
+    metadata: { kind: 'summary', timeRange: range, interactions, source: outcome.source },
+  };
+  const summary: CountedMessage = { ...draft, tokenCount: ctx.counter.countMessage(draft) };
+  const record: SummaryRecord = {
+    id,
+    originalMessageIds: plan.replaced.map((m) => m.id),
+    fromSeq: plan.replaced[0]!.seq,
+    throughSeq: plan.throughSeq,
+    originalTokenCount: originalTokens,
+    tokenCount: summary.tokenCount,
+    compressionRatio: originalTokens / summary.tokenCount,
+    timeRange: range,
+    createdAt: ctx.now(),
+    ...(previous === undefined ? {} : { previousSummaryId: previous.id }),
+  };
+  return { summary, record, source: outcome.source };
+}
+
+/** First line of every summary message; the summary text follows. */
+export const SUMMARY_HEADER = 'Summary of the earlier conversation';
+
+/** A summary message's text without its header line. */
+export function summaryBody(message: CountedMessage): string {
+  const text = typeof message.content === 'string' ? message.content : '';
+  return text.startsWith(SUMMARY_HEADER) ? text.slice(text.indexOf('\n') + 1) : text;
+}
+
+function timeRange(plan: PrefixPlan): { start: number; end: number } {
+  let start = Number.POSITIVE_INFINITY;
+  let end = Number.NEGATIVE_INFINITY;
+  for (const m of plan.replaced) {
+    const range = m.metadata?.timeRange as { start: number; end: number } | undefined;
+    start = Math.min(start, range?.start ?? m.createdAt);
+    end = Math.max(end, range?.end ?? m.createdAt);
+  }
+  return { start, end };
+}
+
+const iso = (ms: number) => new Date(ms).toISOString().slice(0, 16).replace('T', ' ');

@@ -1,0 +1,24 @@
+import type { MemoryProfile } from '../config/parse-profile.ts';
+import type { KnowledgeBase } from '../knowledge/knowledge-base-spec.ts';
+import type { Store } from '../store/store-spec.ts';
+import type { Summarizer } from '../summarize/summarizer.ts';
+import type { TokenCounter } from '../tokens/token-counter.ts';
+import type { EngineEvents } from './engine-events.ts';
+
+/** What the engine's parts share: configuration and collaborators, resolved once. */
+export interface EngineContext {
+  readonly profile: MemoryProfile;
+  /** Where sessions are written: the user's store, or a private in-memory one (EPHEMERAL, FLUSH). */
+  readonly store: Store;
+  /** FLUSH: the user's store, rewritten with the whole active conversation after each change. */
+  readonly flushTo: Store | undefined;
+  readonly summarizer: Summarizer | undefined;
+  readonly summarizerTimeoutMs: number | null;
+  readonly knowledgeBase: KnowledgeBase | undefined;
+  readonly counter: TokenCounter;
+  readonly events: EngineEvents;
+  readonly compressionRatio: number;
+  readonly maxSummaryTokens: number;
+  readonly now: () => number;
+  readonly newId: () => string;
+}

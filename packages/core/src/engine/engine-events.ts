@@ -1,0 +1,62 @@
+import type { SummaryRecord } from '../store/store-spec.ts';
+
+/** Why a summary came from the extractive fallback instead of the configured summarizer. */
+export type FallbackReason = 'none-configured' | 'timeout' | 'error' | 'unusable' | 'aborted';
+
+/** Everything the engine reports. Listeners never block or break the engine. */
+export interface MemoryEngineEvents {
+  appended: { sessionId: string; messageIds: string[]; version: number };
+  /** A long-term strategy's trigger fired. */
+  triggered: { sessionId: string; strategy: 'summarizer' | 'neuralyzer'; reasons: string[] };
+  compacted: {
+    sessionId: string;
+    record: SummaryRecord;
+    source: 'summarizer' | 'fallback';
+    durationMs: number;
+  };
+  /** The extractive fallback produced the summary. History was not touched by the failure. */
+  'summarizer:fallback': { sessionId: string; reason: FallbackReason; error?: unknown };
+  /** Token usage reported by a summarizer call. */
+  usage: { sessionId: string; inputTokens: number; outputTokens: number };
+  erased: { sessionId: string; erasedCount: number; throughSeq: number };
+  /** Another writer rewrote the session first; the compaction was re-planned. */
+  'compaction:conflict': { sessionId: string; attempt: number };
+  /** A long-term run failed (store or knowledge-base error); history is unchanged. */
+  'compaction:error': { sessionId: string; error: unknown };
+  'knowledge:indexed': { sessionId: string; collectionId: string; chunks: number };
+  cleared: { sessionId: string };
+}
+
+export type MemoryEngineEvent = keyof MemoryEngineEvents;
+type Listener<E extends MemoryEngineEvent> = (payload: MemoryEngineEvents[E]) => void;
+
+/** A tiny typed event emitter; a throwing listener is isolated from the engine and the others. */
+export class EngineEvents {
+  private readonly listeners = new Map<MemoryEngineEvent, Set<Listener<never>>>();
+
+  on<E extends MemoryEngineEvent>(event: E, listener: Listener<E>): () => void {
+    let set = this.listeners.get(event);
+    if (set === undefined) {
+      set = new Set();
+      this.listeners.set(event, set);
+    }
+    set.add(listener as Listener<never>);
+    return () => this.off(event, listener);
+  }
+
+  off<E extends MemoryEngineEvent>(event: E, listener: Listener<E>): void {
+    this.listeners.get(event)?.delete(listener as Listener<never>);
+  }
+
+  emit<E extends MemoryEngineEvent>(event: E, payload: MemoryEngineEvents[E]): void {
+    const set = this.listeners.get(event);
+    if (set === undefined) return;
+    for (const listener of set) {
+      try {
+        (listener as Listener<E>)(payload);
+      } catch {
+        // A listener's failure must never change what the engine does.
+      }
+    }
+  }
+}

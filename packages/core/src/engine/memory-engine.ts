@@ -1,0 +1,124 @@
+import { type MemoryProfile, parseProfile } from '../config/parse-profile.ts';
+import { MemValidationError } from '../errors/errors.ts';
+import type { KnowledgeBase } from '../knowledge/knowledge-base-spec.ts';
+import { createMemoryKnowledgeBase } from '../knowledge/memory-knowledge-base.ts';
+import { createShortTermStrategies } from '../strategies/short-term/from-profile.ts';
+import { createMemoryStore } from '../store/memory-store.ts';
+import type { Store } from '../store/store-spec.ts';
+import { assertValidSessionId } from '../store/validate-ids.ts';
+import type { Summarizer } from '../summarize/summarizer.ts';
+import { createTokenCounter, type TokenCounter } from '../tokens/token-counter.ts';
+import type { EngineContext } from './engine-context.ts';
+import { EngineEvents, type MemoryEngineEvent, type MemoryEngineEvents } from './engine-events.ts';
+import { createSession, type MemorySession } from './memory-session.ts';
+import { SessionState } from './session-state.ts';
+
+export interface MemoryEngineOptions {
+  /** A parsed profile, or profile JSON (bare or `{ "profile": ... }`), validated here. */
+  profile: MemoryProfile | unknown;
+  /** Where sessions live. Default: an in-memory store. */
+  store?: Store;
+  /** Summarizes for the summarizer strategy. Default: the extractive (no-LLM) summarizer. */
+  summarizer?: Summarizer;
+  /** Deadline of one summarization, ms (`null`: none). Default 30,000. */
+  summarizerTimeout?: number | null;
+  /** Where summaries and archived turns are indexed. Default: in memory, when the profile has a `knowledge_base`. */
+  knowledgeBase?: KnowledgeBase;
+  tokenCounter?: TokenCounter;
+  /** Summary length as a share of what it replaces. Default 0.3. */
+  compressionRatio?: number;
+  /** Upper bound of a summary's length, in tokens. Default 2,000. */
+  maxSummaryTokens?: number;
+  now?: () => number;
+}
+
+export interface MemoryEngine {
+  readonly profile: MemoryProfile;
+  readonly store: Store;
+  readonly knowledgeBase: KnowledgeBase | undefined;
+  readonly tokenCounter: TokenCounter;
+  /** A handle on one conversation; cheap, and the same state is shared by every handle. */
+  session(sessionId: string): MemorySession;
+  on<E extends MemoryEngineEvent>(event: E, listener: (payload: MemoryEngineEvents[E]) => void): () => void;
+  /** Waits for every long-term run in flight (all sessions). */
+  idle(): Promise<void>;
+}
+
+function isParsed(profile: unknown): profile is MemoryProfile {
+  return (
+    typeof profile === 'object' &&
+    profile !== null &&
+    'config' in profile &&
+    'shortTerm' in profile &&
+    'longTerm' in profile
+  );
+}
+
+/**
+ * The memory engine (Alquimia flow): per inference, long-term strategies run first (summarize
+ * or erase old history when a trigger fires), then the short-term strategies choose the prompt
+ * from what remains. Long-term runs happen in the background: `append` never waits for them.
+ */
+export function createMemoryEngine(options: MemoryEngineOptions): MemoryEngine {
+  const profile = isParsed(options.profile) ? options.profile : parseProfile(options.profile);
+  const ratio = options.compressionRatio ?? 0.3;
+  if (!(ratio > 0 && ratio < 1)) {
+    throw new MemValidationError('compressionRatio', '[mem/core] compressionRatio must be between 0 and 1 (exclusive), e.g. 0.3.');
+  }
+  const timeout = options.summarizerTimeout === undefined ? 30_000 : options.summarizerTimeout;
+  if (timeout !== null && !(Number.isFinite(timeout) && timeout > 0)) {
+    throw new MemValidationError('summarizerTimeout', '[mem/core] summarizerTimeout must be a positive number of ms, or null for no deadline.');
+  }
+  const persistence = profile.config.persistence_strategy;
+  const userStore = options.store ?? createMemoryStore();
+  const working = persistence === 'INCREMENTAL' ? userStore : createMemoryStore({ namespace: userStore.namespace });
+  const wantsKnowledge = profile.longTerm.some(
+    (e) => e.config.long_term_memory_id === 'summarizer' && e.config.knowledge_base !== null,
+  );
+  const knowledgeBase = options.knowledgeBase ?? (wantsKnowledge ? createMemoryKnowledgeBase() : undefined);
+  const counter = options.tokenCounter ?? createTokenCounter();
+  const events = new EngineEvents();
+  const ctx: EngineContext = {
+    profile,
+    store: working,
+    flushTo: persistence === 'FLUSH' ? userStore : undefined,
+    summarizer: options.summarizer,
+    summarizerTimeoutMs: timeout,
+    knowledgeBase,
+    counter,
+    events,
+    compressionRatio: ratio,
+    maxSummaryTokens: options.maxSummaryTokens ?? 2000,
+    now: options.now ?? Date.now,
+    newId: () => crypto.randomUUID(),
+  };
+  const shortTerm = createShortTermStrategies(profile, counter);
+  const sessions = new Map<string, { state: SessionState; handle: MemorySession }>();
+
+  return {
+    profile,
+    store: userStore,
+    knowledgeBase,
+    tokenCounter: counter,
+    session(sessionId) {
+      assertValidSessionId(sessionId);
+      let entry = sessions.get(sessionId);
+      if (entry === undefined) {
+        const state = new SessionState(sessionId);
+        entry = { state, handle: createSession(ctx, state, shortTerm) };
+        sessions.set(sessionId, entry);
+      }
+      return entry.handle;
+    },
+    on: (event, listener) => events.on(event, listener),
+    async idle() {
+      for (;;) {
+        const running = [...sessions.values()]
+          .map((s) => s.state.running)
+          .filter((p) => p !== undefined);
+        if (running.length === 0) return;
+        await Promise.allSettled(running);
+      }
+    },
+  };
+}

@@ -1,0 +1,219 @@
+import type { KnowledgeHit } from '../knowledge/knowledge-base-spec.ts';
+import { type CountedMessage, isSummaryMessage, type Message } from '../model/message.ts';
+import type { ShortTermStrategy } from '../strategies/short-term/short-term-strategy.ts';
+import { selectionMessages, selectWindow } from '../strategies/short-term/short-term-strategy.ts';
+import type { StoredMessage, SummaryRecord } from '../store/store-spec.ts';
+import { withTokenCount } from '../tokens/token-counter.ts';
+import { compactSession } from './compact-session.ts';
+import type { EngineContext } from './engine-context.ts';
+import { eraseSession } from './erase-session.ts';
+import { knowledgeMessage } from './knowledge-message.ts';
+import { forgetInKnowledgeBase, searchKnowledge } from './knowledge-index.ts';
+import type { SessionState } from './session-state.ts';
+import { appendedFacts, type AppendedFacts, TriggerCounter } from './triggers.ts';
+
+/** A message to append: `id` and `createdAt` are filled in when missing. */
+export type MessageInput = Omit<Message, 'id' | 'createdAt'> & { id?: string; createdAt?: number };
+
+export interface AppendOptions {
+  /** Usage the provider reported for the LLM call that produced these messages. */
+  usage?: { inputTokens: number; outputTokens?: number };
+  /** Makes a retried append add nothing. Default: a fresh key per call. */
+  idempotencyKey?: string;
+}
+
+/** What to send to the LLM next, and why. */
+export interface MemoryContext {
+  /** System prompts, the summary, retrieved knowledge, then the window; a valid prompt. */
+  messages: CountedMessage[];
+  /** Prompt tokens of `messages` plus reply priming. */
+  tokenCount: number;
+  /** The newest interaction was cut to fit the budget. */
+  truncated: boolean;
+  /** Knowledge-base chunks included, best first. */
+  knowledge: KnowledgeHit[];
+}
+
+export interface MemorySession {
+  readonly id: string;
+  /** Counts the messages once, stores them, then checks the long-term triggers (in the background). */
+  append(messages: MessageInput | MessageInput[], options?: AppendOptions): Promise<StoredMessage[]>;
+  /** The messages for the next LLM call. */
+  context(): Promise<MemoryContext>;
+  /** The active conversation: summaries, pinned system prompts and the turns they did not replace. */
+  messages(): Promise<StoredMessage[]>;
+  /** Every surviving original message, oldest first: summaries expanded into what they replaced. */
+  history(): Promise<StoredMessage[]>;
+  summaries(): Promise<SummaryRecord[]>;
+  /** Runs every long-term strategy whose trigger holds now, and waits for it. */
+  compact(options?: { force?: boolean }): Promise<void>;
+  /** Waits for long-term runs in flight. */
+  idle(): Promise<void>;
+  clear(): Promise<boolean>;
+}
+
+export function createSession(
+  ctx: EngineContext,
+  state: SessionState,
+  shortTerm: readonly ShortTermStrategy[],
+): MemorySession {
+  const id = state.id;
+  const triggers = ctx.profile.longTerm.map((e) => new TriggerCounter(e.config, e.interactionConditions));
+  const collections = ctx.profile.longTerm.flatMap((e) =>
+    e.config.long_term_memory_id === 'summarizer' && e.config.knowledge_base !== null
+      ? [e.config.knowledge_base.collection_id]
+      : [],
+  );
+
+  const ensureLoaded = async () => {
+    if (!state.loaded && ctx.flushTo !== undefined && (await ctx.store.info(id)) === null) {
+      const saved = await ctx.flushTo.read(id);
+      if (saved.messages.length > 0) {
+        await ctx.store.replace(id, { messages: saved.messages.map(({ seq: _seq, ...m }) => m) });
+      }
+    }
+    await state.sync(ctx.store);
+  };
+
+  const flush = async () => {
+    if (ctx.flushTo === undefined) return;
+    const { messages } = await ctx.store.read(id);
+    await ctx.flushTo.replace(id, { messages: messages.map(({ seq: _seq, ...m }) => m) });
+  };
+
+  const due = (facts: AppendedFacts | undefined, force: boolean): number[] => {
+    const out: number[] = [];
+    triggers.forEach((trigger, i) => {
+      const reasons = force
+        ? ['forced']
+        : trigger.reasons(state.log.interactions, state.epoch, state.lastInputTokens, facts);
+      if (reasons.length === 0) return;
+      ctx.events.emit('triggered', { sessionId: id, strategy: trigger.config.long_term_memory_id, reasons });
+      out.push(i);
+    });
+    return out;
+  };
+
+  const pending = new Set<number>();
+  const schedule = (indexes: number[]): Promise<void> => {
+    for (const i of indexes) pending.add(i);
+    if (pending.size === 0) return state.running ?? Promise.resolve();
+    if (state.running !== undefined) {
+      state.rerun = true;
+      return state.running;
+    }
+    const run = async () => {
+      do {
+        state.rerun = false;
+        for (const i of [...pending].sort((a, b) => a - b)) {
+          pending.delete(i);
+          const entry = ctx.profile.longTerm[i]!.config;
+          try {
+            const changed =
+              entry.long_term_memory_id === 'summarizer'
+                ? await compactSession(ctx, state, entry)
+                : await eraseSession(ctx, state, entry, collections);
+            if (changed) {
+              state.lastInputTokens = undefined;
+              await flush();
+            }
+          } catch (error) {
+            ctx.events.emit('compaction:error', { sessionId: id, error });
+          }
+        }
+      } while (state.rerun && pending.size > 0);
+    };
+    state.running = run().finally(() => {
+      state.running = undefined;
+    });
+    return state.running;
+  };
+
+  return {
+    id,
+    async append(input, options = {}) {
+      const list = Array.isArray(input) ? input : [input];
+      const now = ctx.now();
+      const counted = list.map((m) =>
+        withTokenCount({ ...m, id: m.id ?? ctx.newId(), createdAt: m.createdAt ?? now } as Message, ctx.counter),
+      );
+      await ensureLoaded();
+      const result = await ctx.store.append(id, counted, {
+        idempotencyKey: options.idempotencyKey ?? ctx.newId(),
+      });
+      const stored = counted.map((m, i) => ({ ...m, seq: result.firstSeq + i }));
+      if (!result.duplicate && result.epoch === state.epoch && result.firstSeq === state.lastSeq + 1) {
+        state.apply(stored, result.version);
+      } else {
+        await state.sync(ctx.store);
+      }
+      if (options.usage !== undefined) state.lastInputTokens = options.usage.inputTokens;
+      ctx.events.emit('appended', { sessionId: id, messageIds: counted.map((m) => m.id), version: result.version });
+      await flush();
+      void schedule(due(appendedFacts(counted), false));
+      return stored;
+    },
+
+    async context() {
+      await ensureLoaded();
+      const newest = state.log.interactions.at(-1)?.messages[0];
+      const found = await searchKnowledge(ctx, id, newest);
+      const activeSummaries = new Set(state.log.system.filter(isSummaryMessage).map((m) => m.id));
+      const hits = found
+        .flatMap((f) => f.hits)
+        .filter((h) => !(h.chunk.metadata.kind === 'summary' && activeSummaries.has(h.chunk.metadata.summaryId ?? '')));
+      const knowledge = knowledgeMessage(ctx, state.log.system, hits, newest, shortTerm.length > 0 ? ctx.profile.shortTerm : []);
+      const view = {
+        system: knowledge.message === undefined ? state.log.system : [...state.log.system, knowledge.message],
+        interactions: state.log.interactions,
+      };
+      const selection = selectWindow(view, shortTerm, ctx.counter.replyPrimingTokens);
+      return {
+        messages: selectionMessages(selection),
+        tokenCount: selection.tokenCount,
+        truncated: selection.truncated,
+        knowledge: knowledge.hits,
+      };
+    },
+
+    async messages() {
+      await ensureLoaded();
+      return (await ctx.store.read(id)).messages;
+    },
+
+    async history() {
+      await ensureLoaded();
+      const out: StoredMessage[] = [];
+      const expand = async (messages: readonly StoredMessage[]): Promise<void> => {
+        for (const m of messages) {
+          if (isSummaryMessage(m)) await expand(await ctx.store.archived(id, m.id));
+          else out.push(m);
+        }
+      };
+      await expand((await ctx.store.read(id)).messages);
+      return out;
+    },
+
+    summaries: () => ctx.store.summaries(id),
+
+    async compact(options = {}) {
+      await ensureLoaded();
+      await schedule(due(undefined, options.force === true));
+      await (state.running ?? Promise.resolve());
+    },
+
+    idle: async () => {
+      while (state.running !== undefined) await state.running;
+    },
+
+    async clear() {
+      await (state.running ?? Promise.resolve());
+      const existed = await ctx.store.clear(id);
+      if (ctx.flushTo !== undefined) await ctx.flushTo.clear(id);
+      await forgetInKnowledgeBase(ctx, id, collections, {});
+      state.reset();
+      ctx.events.emit('cleared', { sessionId: id });
+      return existed;
+    },
+  };
+}

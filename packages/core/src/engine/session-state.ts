@@ -1,0 +1,59 @@
+import { InteractionLog } from '../model/interaction-log.ts';
+import type { Store, StoredMessage } from '../store/store-spec.ts';
+
+/**
+ * The engine's cached view of one session: the active messages grouped by interaction, and the
+ * counters they were read at. It follows the store incrementally (`read` after the last seq);
+ * a changed epoch (another writer compacted or erased) reloads it whole.
+ */
+export class SessionState {
+  log = new InteractionLog<StoredMessage>();
+  lastSeq = 0;
+  version = 0;
+  epoch = 0;
+  loaded = false;
+  /** `inputTokens` of the caller's last reported LLM call. */
+  lastInputTokens: number | undefined;
+  /** Long-term runs in flight or queued for this session. */
+  running: Promise<void> | undefined;
+  rerun = false;
+
+  constructor(readonly id: string) {}
+
+  /** Brings the cache up to date with the store. */
+  async sync(store: Store): Promise<void> {
+    if (!this.loaded) return this.load(store);
+    const read = await store.read(this.id, { afterSeq: this.lastSeq });
+    if (read.epoch !== this.epoch) return this.load(store);
+    this.apply(read.messages, read.version);
+  }
+
+  async load(store: Store): Promise<void> {
+    const read = await store.read(this.id);
+    if (this.loaded && (read.epoch < this.epoch || read.version < this.version)) return;
+    this.log = new InteractionLog<StoredMessage>(read.messages);
+    this.lastSeq = read.messages.at(-1)?.seq ?? 0;
+    this.version = read.version;
+    this.epoch = read.epoch;
+    this.loaded = true;
+  }
+
+  /** Adds messages read or written after the cached ones; anything already cached is skipped. */
+  apply(messages: readonly StoredMessage[], version: number): void {
+    for (const m of messages) {
+      if (m.seq <= this.lastSeq) continue;
+      this.log.append(m);
+      this.lastSeq = m.seq;
+    }
+    if (version > this.version) this.version = version;
+  }
+
+  reset(): void {
+    this.log = new InteractionLog<StoredMessage>();
+    this.lastSeq = 0;
+    this.version = 0;
+    this.epoch = 0;
+    this.loaded = false;
+    this.lastInputTokens = undefined;
+  }
+}
