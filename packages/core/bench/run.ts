@@ -1,86 +1,146 @@
+import {
+  benchEngine,
+  benchEngineWall,
+  benchExtractive,
+  PLAIN_PROFILE,
+  SUMMARIZER_PROFILE,
+} from './engine-bench.ts';
 import { benchTrim } from './langchain-bench.ts';
 import { fmtUs, printTable } from './stats.ts';
 import { benchTokenize } from './tokenize-bench.ts';
 import { benchWindow } from './window-bench.ts';
 
 /**
- * `pnpm bench` for @mem/core: the cost of choosing the next prompt after appending one
- * interaction (4 messages with a tool call) under a 4,000-token budget, side by side with
- * LangChain.js trimMessages, plus first-time token counting against raw gpt-tokenizer.
+ * `pnpm bench` for @mem/core, side by side in one run:
+ * - window: choosing the next prompt after appending one interaction (4 messages, a tool call)
+ *   under a 4,000-token budget, vs LangChain.js trimMessages; first-time token counting.
+ * - engine: append a turn + build the context on a 10,000-interaction session, summarizer
+ *   profile with a knowledge base vs the plain window; extractive summary of 100k tokens.
+ * `--quick` shrinks the sizes; `--only=window|engine` runs one part.
  */
 const quick = process.argv.includes('--quick');
-const sizes = quick ? [1_000, 10_000] : [1_000, 10_000, 100_000];
-const turns = quick ? 500 : 2_000;
+const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
+const out: Record<string, unknown> = { bench: '@mem/core', node: process.version, quick };
 
-benchWindow(1_000, turns); // warm-up: JIT and caches, discarded
-const tok = benchTokenize(quick ? 4 : 10, 4_000);
-const windows = sizes.map((n) => benchWindow(n, turns));
-const trimMemo = await benchTrim(1_000, quick ? 20 : 50, true);
-const trimPlain = await benchTrim(300, quick ? 5 : 10, false);
-
-const mem1k = windows[0]!;
-const last = windows.at(-1)!;
-printTable('Choose the next prompt after appending one interaction (4,000-token budget)', [
-  ...windows.map((w) => ({
-    implementation: 'mem max_tokens',
-    interactions: w.interactions,
-    'median / turn': fmtUs(w.select.medianUs),
-    'p90 / turn': fmtUs(w.select.p90Us),
-    'median incl. counting new turn': fmtUs(w.countAndSelect.medianUs),
-    turns: w.select.runs,
-  })),
-  ...[trimMemo, trimPlain].map((t) => ({
-    implementation: `LangChain trimMessages (${t.counter} counter)`,
-    interactions: t.interactions,
-    'median / turn': fmtUs(t.perCall.medianUs),
-    'p90 / turn': fmtUs(t.perCall.p90Us),
-    'median incl. counting new turn': '-',
-    turns: t.perCall.runs,
-  })),
-]);
-const speedup = trimMemo.perCall.medianUs / mem1k.select.medianUs;
-const growth = last.select.medianUs / mem1k.select.medianUs;
-printTable('Ratios', [
-  {
-    measure: 'memoized trimMessages / mem at 1,000 interactions',
-    value: `${speedup.toFixed(0)}x`,
-    target: '>= 1000x',
-  },
-  {
-    measure: `mem median at ${last.interactions} / at 1,000`,
-    value: growth.toFixed(2),
-    target: '~1 (no growth)',
-  },
-  {
-    measure: `mem median at ${last.interactions} interactions`,
-    value: fmtUs(last.select.medianUs),
-    target: '< 50 µs',
-  },
-  {
-    measure: 'first-time counting: mem / raw gpt-tokenizer',
-    value: tok.ratio.toFixed(3),
-    target: '<= 1.2',
-  },
-]);
-console.log(
-  JSON.stringify({
-    bench: '@mem/core window',
-    node: process.version,
-    budget: 4000,
-    window: windows.map((w) => ({
+if (only === undefined || only === 'window') {
+  const sizes = quick ? [1_000, 10_000] : [1_000, 10_000, 100_000];
+  const turns = quick ? 500 : 2_000;
+  benchWindow(1_000, turns); // warm-up: JIT and caches, discarded
+  const tok = benchTokenize(quick ? 4 : 10, 4_000);
+  const windows = sizes.map((n) => benchWindow(n, turns));
+  const trimMemo = await benchTrim(1_000, quick ? 20 : 50, true);
+  const trimPlain = await benchTrim(300, quick ? 5 : 10, false);
+  const mem1k = windows[0]!;
+  const last = windows.at(-1)!;
+  printTable('Choose the next prompt after appending one interaction (4,000-token budget)', [
+    ...windows.map((w) => ({
+      implementation: 'mem max_tokens',
       interactions: w.interactions,
-      medianUs: w.select.medianUs,
-      p90Us: w.select.p90Us,
-      withCountingMedianUs: w.countAndSelect.medianUs,
-      windowMessages: w.windowMessages,
+      'median / turn': fmtUs(w.select.medianUs),
+      'p90 / turn': fmtUs(w.select.p90Us),
+      'median incl. counting new turn': fmtUs(w.countAndSelect.medianUs),
+      turns: w.select.runs,
     })),
-    trimMessages: [trimMemo, trimPlain].map((t) => ({
+    ...[trimMemo, trimPlain].map((t) => ({
+      implementation: `LangChain trimMessages (${t.counter} counter)`,
       interactions: t.interactions,
-      counter: t.counter,
-      medianUs: t.perCall.medianUs,
+      'median / turn': fmtUs(t.perCall.medianUs),
+      'p90 / turn': fmtUs(t.perCall.p90Us),
+      'median incl. counting new turn': '-',
+      turns: t.perCall.runs,
     })),
-    speedupVsMemoizedTrim1k: speedup,
-    growth1kToMax: growth,
-    tokenize: tok,
-  }),
-);
+  ]);
+  const speedup = trimMemo.perCall.medianUs / mem1k.select.medianUs;
+  const growth = last.select.medianUs / mem1k.select.medianUs;
+  printTable('Window ratios', [
+    {
+      measure: 'memoized trimMessages / mem at 1,000 interactions',
+      value: `${speedup.toFixed(0)}x`,
+      target: '>= 1000x',
+    },
+    {
+      measure: `mem median at ${last.interactions} / at 1,000`,
+      value: growth.toFixed(2),
+      target: '~1 (no growth)',
+    },
+    {
+      measure: `mem median at ${last.interactions} interactions`,
+      value: fmtUs(last.select.medianUs),
+      target: '< 50 µs',
+    },
+    {
+      measure: 'first-time counting: mem / raw gpt-tokenizer',
+      value: tok.ratio.toFixed(3),
+      target: '<= 1.2',
+    },
+  ]);
+  out.window = windows.map((w) => ({
+    interactions: w.interactions,
+    medianUs: w.select.medianUs,
+    p90Us: w.select.p90Us,
+    withCountingMedianUs: w.countAndSelect.medianUs,
+    windowMessages: w.windowMessages,
+  }));
+  out.trimMessages = [trimMemo, trimPlain].map((t) => ({
+    interactions: t.interactions,
+    counter: t.counter,
+    medianUs: t.perCall.medianUs,
+  }));
+  out.speedupVsMemoizedTrim1k = speedup;
+  out.growth1kToMax = growth;
+  out.tokenize = tok;
+}
+
+if (only === undefined || only === 'engine') {
+  const history = quick ? 2_000 : 10_000;
+  const measured = quick ? 200 : 1_000;
+  await benchEngine('plain', PLAIN_PROFILE, 500, 200); // warm-up, discarded
+  const plain = await benchEngine('plain', PLAIN_PROFILE, history, measured);
+  const summarizer = await benchEngine('summarizer+kb', SUMMARIZER_PROFILE, history, measured);
+  const wallPlain = await benchEngineWall(PLAIN_PROFILE, history, measured);
+  const wallSummarizer = await benchEngineWall(SUMMARIZER_PROFILE, history, measured);
+  const extractive = benchExtractive(quick ? 3 : 7);
+  printTable(`Engine: append one turn + build the context, session of ${history} interactions`, [
+    ...[plain, summarizer].map((r) => ({
+      profile: r.profile,
+      'median / turn': fmtUs(r.perTurn.medianUs),
+      'p90 / turn': fmtUs(r.perTurn.p90Us),
+      'mean / turn': fmtUs(r.perTurn.meanUs),
+      'wall / turn incl. background compaction': fmtUs(
+        r.profile === 'plain' ? wallPlain : wallSummarizer,
+      ),
+      compactions: r.compactions,
+    })),
+  ]);
+  const ratio = summarizer.perTurn.medianUs / plain.perTurn.medianUs;
+  const wallRatio = wallSummarizer / wallPlain;
+  printTable('Engine ratios', [
+    {
+      measure: 'summarizer+kb / plain window, median per turn',
+      value: ratio.toFixed(2),
+      target: '<= 2',
+    },
+    {
+      measure: 'summarizer+kb / plain window, wall incl. compaction',
+      value: wallRatio.toFixed(2),
+      target: '(reported)',
+    },
+    {
+      measure: `extractive summary of ${extractive.historyTokens} tokens`,
+      value: `${extractive.medianMs.toFixed(1)} ms`,
+      target: '< 100 ms',
+    },
+  ]);
+  out.engine = {
+    interactions: history,
+    plain: plain.perTurn,
+    summarizerKb: summarizer.perTurn,
+    wallPlainUs: wallPlain,
+    wallSummarizerKbUs: wallSummarizer,
+    medianRatio: ratio,
+    wallRatio,
+    compactions: summarizer.compactions,
+  };
+  out.extractive = extractive;
+}
+console.log(JSON.stringify(out));

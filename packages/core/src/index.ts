@@ -36,6 +36,21 @@ export {
   summarizerStrategySchema,
   textSplitterConfigSchema,
 } from './config/profile-schema.ts';
+export type { EngineContext } from './engine/engine-context.ts';
+export type {
+  FallbackReason,
+  MemoryEngineEvent,
+  MemoryEngineEvents,
+} from './engine/engine-events.ts';
+export type { MemoryEngine, MemoryEngineOptions } from './engine/memory-engine.ts';
+export { createMemoryEngine } from './engine/memory-engine.ts';
+export type {
+  AppendOptions as SessionAppendOptions,
+  MemoryContext,
+  MemorySession,
+  MessageInput,
+  SummarizeNowOptions,
+} from './engine/memory-session.ts';
 export type { ConfigIssue } from './errors/errors.ts';
 export {
   MemConditionError,
@@ -48,6 +63,18 @@ export {
 } from './errors/errors.ts';
 export type { MemErrorCode, MemErrorOptions } from './errors/mem-error.ts';
 export { MemError } from './errors/mem-error.ts';
+export { Memory } from './facades/memory/memory.ts';
+export type {
+  MemoryChangeReason,
+  MemoryEvent,
+  MemoryEvents,
+  MemoryListener,
+} from './facades/memory/memory-events.ts';
+export type { MemoryOptions } from './facades/memory/memory-options.ts';
+export type { MemoryView } from './facades/memory/memory-view.ts';
+export type { MemoryStrategy } from './facades/memory/strategy-profile.ts';
+export { strategyProfile } from './facades/memory/strategy-profile.ts';
+export type { MemoryAddOptions } from './facades/memory/turn-messages.ts';
 export { fromModelMessages, toModelMessages } from './model/convert/ai-sdk.ts';
 export type {
   AiSdkAssistantMessage,

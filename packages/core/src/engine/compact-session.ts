@@ -21,13 +21,14 @@ export async function compactSession(
   ctx: EngineContext,
   state: SessionState,
   config: SummarizerStrategyConfig,
+  overrides: SummarizeOverrides = {},
 ): Promise<boolean> {
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
     await state.sync(ctx.store);
     const plan = planPrefix(state.log, config.interaction_keep);
     if (plan === undefined) return false;
     const epoch = state.epoch;
-    const { summary, record, source } = await summarize(ctx, state.id, plan, config);
+    const { summary, record, source } = await summarize(ctx, state.id, plan, config, overrides);
     try {
       await ctx.store.compact(state.id, {
         expectedEpoch: epoch,
@@ -57,17 +58,30 @@ export async function compactSession(
   return false;
 }
 
+/** Per-call settings of a summarization requested directly (e.g. by MemoryManager.compress). */
+export interface SummarizeOverrides {
+  /** Summary length in tokens, instead of `compressionRatio` x the replaced tokens. */
+  targetTokens?: number;
+}
+
 async function summarize(
   ctx: EngineContext,
   sessionId: string,
   plan: PrefixPlan,
   config: SummarizerStrategyConfig,
+  overrides: SummarizeOverrides,
 ): Promise<{ summary: CountedMessage; record: SummaryRecord; source: 'summarizer' | 'fallback' }> {
   const started = ctx.now();
   const originalTokens = plan.replaced.reduce((s, m) => s + m.tokenCount, 0);
-  const targetTokens = Math.max(
-    64,
-    Math.min(ctx.maxSummaryTokens, Math.round(originalTokens * ctx.compressionRatio)),
+  // A summary must leave room in the tightest window: at most half of it (header included).
+  const cap = summaryCap(ctx);
+  const targetTokens = Math.min(
+    cap - SUMMARY_FRAME_TOKENS,
+    overrides.targetTokens ??
+      Math.max(
+        64,
+        Math.min(ctx.maxSummaryTokens, Math.round(originalTokens * ctx.compressionRatio)),
+      ),
   );
   const previous = plan.previousSummary;
   const outcome = await runSummarizer({
@@ -79,7 +93,7 @@ async function summarize(
     targetTokens,
     timeoutMs: ctx.summarizerTimeoutMs,
     counter: ctx.counter,
-    originalTokens,
+    originalTokens: Math.min(originalTokens, cap - SUMMARY_FRAME_TOKENS),
   });
   if (outcome.source === 'fallback') {
     ctx.events.emit('summarizer:fallback', {
@@ -116,6 +130,16 @@ async function summarize(
     ...(previous === undefined ? {} : { previousSummaryId: previous.id }),
   };
   return { summary, record, source: outcome.source };
+}
+
+/** Tokens of a summary message around its text: overhead, role and the header line. */
+const SUMMARY_FRAME_TOKENS = 40;
+
+/** Largest summary message allowed: half the tightest short-term budget (no window: no cap). */
+function summaryCap(ctx: EngineContext): number {
+  const budgets = ctx.profile.shortTerm.map((s) => s.config.memory_max_tokens).filter((b) => b > 0);
+  if (budgets.length === 0) return Number.POSITIVE_INFINITY;
+  return Math.max(64 + SUMMARY_FRAME_TOKENS, Math.floor(Math.min(...budgets) / 2));
 }
 
 /** First line of every summary message; the summary text follows. */

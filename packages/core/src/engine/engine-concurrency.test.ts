@@ -9,7 +9,12 @@ import { createMemoryEngine } from './memory-engine.ts';
 
 const profile = {
   long_term_memory_strategy: [
-    { long_term_memory_id: 'summarizer', interaction_threshold_qty: 5, interaction_keep: 1, cod_max_loops: 1 },
+    {
+      long_term_memory_id: 'summarizer',
+      interaction_threshold_qty: 5,
+      interaction_keep: 1,
+      cod_max_loops: 1,
+    },
   ],
   short_term_memory_strategy: [{ memory_strategy_id: 'max_tokens', memory_max_tokens: 4000 }],
 };
@@ -22,7 +27,8 @@ function gate() {
   return { opened, open };
 }
 
-const turns = (n: number, idPrefix: string) => turnsOf(generateConversation({ interactions: n, seed: 9, idPrefix }));
+const turns = (n: number, idPrefix: string) =>
+  turnsOf(generateConversation({ interactions: n, seed: 9, idPrefix }));
 
 describe('engine concurrency', () => {
   it('never blocks append on a slow summarizer; turns added meanwhile are all kept', async () => {
@@ -55,7 +61,12 @@ describe('engine concurrency', () => {
     const [firstRecord] = await session.summaries();
     const duringIds = new Set(during.flat().map((m) => m.id));
     expect(firstRecord!.originalMessageIds.some((id) => duringIds.has(id))).toBe(false);
-    expect(firstRecord!.originalMessageIds).toEqual(first.slice(0, 5).flat().map((m) => m.id));
+    expect(firstRecord!.originalMessageIds).toEqual(
+      first
+        .slice(0, 5)
+        .flat()
+        .map((m) => m.id),
+    );
   });
 
   it('two engines compacting one session at once leave one consistent result', async () => {
@@ -84,7 +95,12 @@ describe('engine concurrency', () => {
     expect(conflicts.length).toBeGreaterThanOrEqual(1);
     const records = await store.summaries('s');
     const history = await a.session('s').history();
-    expect(history.map((m) => m.id)).toEqual(all.slice(0, 7).flat().map((m) => m.id));
+    expect(history.map((m) => m.id)).toEqual(
+      all
+        .slice(0, 7)
+        .flat()
+        .map((m) => m.id),
+    );
     const active = (await store.read('s')).messages;
     expect(active.filter(isSummaryMessage)).toHaveLength(1);
     expect(records.length).toBeGreaterThanOrEqual(1);
@@ -92,16 +108,30 @@ describe('engine concurrency', () => {
 });
 
 describe('summarizer failures never lose history', () => {
-  const cases: Array<[string, FallbackReason, (input: string, o: SummarizeOptions) => Promise<string> | string]> = [
-    ['throws', 'error', () => {
-      throw new Error('rate limited: 429');
-    }],
+  const cases: Array<
+    [string, FallbackReason, (input: string, o: SummarizeOptions) => Promise<string> | string]
+  > = [
+    [
+      'throws',
+      'error',
+      () => {
+        throw new Error('rate limited: 429');
+      },
+    ],
     ['returns empty', 'unusable', () => '   '],
-    ['returns error text', 'unusable', () => 'Error: upstream provider returned 500 Internal Server Error'],
-    ['hangs past the timeout (honours the signal)', 'timeout', (_i, o) =>
-      new Promise<string>((_resolve, reject) => {
-        o.signal.addEventListener('abort', () => reject(o.signal.reason));
-      })],
+    [
+      'returns error text',
+      'unusable',
+      () => 'Error: upstream provider returned 500 Internal Server Error',
+    ],
+    [
+      'hangs past the timeout (honours the signal)',
+      'timeout',
+      (_i, o) =>
+        new Promise<string>((_resolve, reject) => {
+          o.signal.addEventListener('abort', () => reject(o.signal.reason));
+        }),
+    ],
     ['hangs and ignores the signal', 'timeout', () => new Promise<string>(() => {})],
   ];
 

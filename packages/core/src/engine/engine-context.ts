@@ -12,7 +12,8 @@ export interface EngineContext {
   readonly store: Store;
   /** FLUSH: the user's store, rewritten with the whole active conversation after each change. */
   readonly flushTo: Store | undefined;
-  readonly summarizer: Summarizer | undefined;
+  /** Replaceable at run time (`engine.setSummarizer`). */
+  summarizer: Summarizer | undefined;
   readonly summarizerTimeoutMs: number | null;
   readonly knowledgeBase: KnowledgeBase | undefined;
   readonly counter: TokenCounter;

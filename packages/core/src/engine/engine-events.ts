@@ -7,7 +7,13 @@ export type FallbackReason = 'none-configured' | 'timeout' | 'error' | 'unusable
 export interface MemoryEngineEvents {
   appended: { sessionId: string; messageIds: string[]; version: number };
   /** A long-term strategy's trigger fired. */
-  triggered: { sessionId: string; strategy: 'summarizer' | 'neuralyzer'; reasons: string[] };
+  triggered: {
+    sessionId: string;
+    strategy: 'summarizer' | 'neuralyzer';
+    /** Position of the strategy in the profile's `long_term_memory_strategy`. */
+    strategyIndex: number;
+    reasons: string[];
+  };
   compacted: {
     sessionId: string;
     record: SummaryRecord;
@@ -18,7 +24,7 @@ export interface MemoryEngineEvents {
   'summarizer:fallback': { sessionId: string; reason: FallbackReason; error?: unknown };
   /** Token usage reported by a summarizer call. */
   usage: { sessionId: string; inputTokens: number; outputTokens: number };
-  erased: { sessionId: string; erasedCount: number; throughSeq: number };
+  erased: { sessionId: string; strategyIndex: number; erasedCount: number; throughSeq: number };
   /** Another writer rewrote the session first; the compaction was re-planned. */
   'compaction:conflict': { sessionId: string; attempt: number };
   /** A long-term run failed (store or knowledge-base error); history is unchanged. */

@@ -1,7 +1,7 @@
 import type { NeuralyzerStrategyConfig } from '../config/profile-schema.ts';
-import type { SummaryRecord } from '../store/store-spec.ts';
 import { MemError } from '../errors/mem-error.ts';
 import { isSummaryMessage } from '../model/message.ts';
+import type { SummaryRecord } from '../store/store-spec.ts';
 import type { EngineContext } from './engine-context.ts';
 import { forgetInKnowledgeBase } from './knowledge-index.ts';
 import { planPrefix } from './plan-prefix.ts';
@@ -17,6 +17,7 @@ export async function eraseSession(
   state: SessionState,
   config: NeuralyzerStrategyConfig,
   collections: readonly string[],
+  strategyIndex: number,
 ): Promise<boolean> {
   for (let attempt = 1; attempt <= 3; attempt++) {
     await state.sync(ctx.store);
@@ -36,6 +37,7 @@ export async function eraseSession(
       await state.load(ctx.store);
       ctx.events.emit('erased', {
         sessionId: state.id,
+        strategyIndex,
         erasedCount: result.erasedCount,
         throughSeq: plan.throughSeq,
       });

@@ -4,8 +4,8 @@ import { splitText } from '../knowledge/text-splitter.ts';
 import { groupInteractions } from '../model/interaction-log.ts';
 import { type CountedMessage, isSummaryMessage, messageText } from '../model/message.ts';
 import { renderTranscript } from '../summarize/render-transcript.ts';
-import type { EngineContext } from './engine-context.ts';
 import { summaryBody } from './compact-session.ts';
+import type { EngineContext } from './engine-context.ts';
 
 /**
  * Indexes a compaction: the summary and each archived interaction, cut by the profile's

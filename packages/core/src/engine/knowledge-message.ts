@@ -3,6 +3,24 @@ import type { KnowledgeHit } from '../knowledge/knowledge-base-spec.ts';
 import type { CountedMessage } from '../model/message.ts';
 import type { EngineContext } from './engine-context.ts';
 
+const LINE_PREFIX = '\n- ';
+const frames = new WeakMap<EngineContext['counter'], { base: number; perLine: number }>();
+
+function frameTokens(ctx: EngineContext): { base: number; perLine: number } {
+  let frame = frames.get(ctx.counter);
+  if (frame === undefined) {
+    const base = ctx.counter.countMessage({
+      id: 'k',
+      role: 'system',
+      content: KNOWLEDGE_HEADER,
+      createdAt: 0,
+    });
+    frame = { base, perLine: ctx.counter.countText(LINE_PREFIX) };
+    frames.set(ctx.counter, frame);
+  }
+  return frame;
+}
+
 /** First line of the message that carries retrieved knowledge. */
 export const KNOWLEDGE_HEADER = 'Relevant memory from earlier in this conversation:';
 
@@ -24,18 +42,27 @@ export function knowledgeMessage(
   const budget = budgets.length === 0 ? Number.POSITIVE_INFINITY : Math.min(...budgets);
   let fixed = ctx.counter.replyPrimingTokens + (newestUser?.tokenCount ?? 0);
   for (const m of system) fixed += m.tokenCount;
-  const kept = [...hits];
-  while (kept.length > 0) {
-    const draft = {
-      id: `knowledge_${kept.map((h) => h.chunk.id).join('|')}`,
-      role: 'system' as const,
-      content: `${KNOWLEDGE_HEADER}\n${kept.map((h) => `- ${h.chunk.text}`).join('\n')}`,
-      createdAt: ctx.now(),
-      metadata: { kind: 'knowledge', chunkIds: kept.map((h) => h.chunk.id) },
-    };
-    const message = { ...draft, tokenCount: ctx.counter.countMessage(draft) };
-    if (fixed + message.tokenCount <= budget) return { message, hits: kept };
-    kept.pop();
+  // Chunks were counted when indexed; the message costs its frame plus, per chunk, the line
+  // prefix and the chunk. Lines are split at "\n", where BPE never merges across, so the sum
+  // is the count of the joined text without tokenizing it again.
+  const frame = frameTokens(ctx);
+  let tokens = frame.base;
+  let fit = 0;
+  for (const hit of hits) {
+    const next = tokens + frame.perLine + hit.chunk.tokenCount;
+    if (fixed + next > budget) break;
+    tokens = next;
+    fit++;
   }
-  return { message: undefined, hits: [] };
+  if (fit === 0) return { message: undefined, hits: [] };
+  const kept = hits.slice(0, fit);
+  const message: CountedMessage = {
+    id: `knowledge_${kept.map((h) => h.chunk.id).join('|')}`,
+    role: 'system',
+    content: `${KNOWLEDGE_HEADER}${kept.map((h) => `${LINE_PREFIX}${h.chunk.text}`).join('')}`,
+    createdAt: ctx.now(),
+    metadata: { kind: 'knowledge', chunkIds: kept.map((h) => h.chunk.id) },
+    tokenCount: tokens,
+  };
+  return { message, hits: kept };
 }

@@ -2,10 +2,10 @@ import { type MemoryProfile, parseProfile } from '../config/parse-profile.ts';
 import { MemValidationError } from '../errors/errors.ts';
 import type { KnowledgeBase } from '../knowledge/knowledge-base-spec.ts';
 import { createMemoryKnowledgeBase } from '../knowledge/memory-knowledge-base.ts';
-import { createShortTermStrategies } from '../strategies/short-term/from-profile.ts';
 import { createMemoryStore } from '../store/memory-store.ts';
 import type { Store } from '../store/store-spec.ts';
 import { assertValidSessionId } from '../store/validate-ids.ts';
+import { createShortTermStrategies } from '../strategies/short-term/from-profile.ts';
 import type { Summarizer } from '../summarize/summarizer.ts';
 import { createTokenCounter, type TokenCounter } from '../tokens/token-counter.ts';
 import type { EngineContext } from './engine-context.ts';
@@ -39,9 +39,14 @@ export interface MemoryEngine {
   readonly tokenCounter: TokenCounter;
   /** A handle on one conversation; cheap, and the same state is shared by every handle. */
   session(sessionId: string): MemorySession;
-  on<E extends MemoryEngineEvent>(event: E, listener: (payload: MemoryEngineEvents[E]) => void): () => void;
+  on<E extends MemoryEngineEvent>(
+    event: E,
+    listener: (payload: MemoryEngineEvents[E]) => void,
+  ): () => void;
   /** Waits for every long-term run in flight (all sessions). */
   idle(): Promise<void>;
+  /** Replaces the summarizer used from the next summarization on (`undefined`: extractive). */
+  setSummarizer(summarizer: Summarizer | undefined): void;
 }
 
 function isParsed(profile: unknown): profile is MemoryProfile {
@@ -63,19 +68,29 @@ export function createMemoryEngine(options: MemoryEngineOptions): MemoryEngine {
   const profile = isParsed(options.profile) ? options.profile : parseProfile(options.profile);
   const ratio = options.compressionRatio ?? 0.3;
   if (!(ratio > 0 && ratio < 1)) {
-    throw new MemValidationError('compressionRatio', '[mem/core] compressionRatio must be between 0 and 1 (exclusive), e.g. 0.3.');
+    throw new MemValidationError(
+      'compressionRatio',
+      '[mem/core] compressionRatio must be between 0 and 1 (exclusive), e.g. 0.3.',
+    );
   }
   const timeout = options.summarizerTimeout === undefined ? 30_000 : options.summarizerTimeout;
   if (timeout !== null && !(Number.isFinite(timeout) && timeout > 0)) {
-    throw new MemValidationError('summarizerTimeout', '[mem/core] summarizerTimeout must be a positive number of ms, or null for no deadline.');
+    throw new MemValidationError(
+      'summarizerTimeout',
+      '[mem/core] summarizerTimeout must be a positive number of ms, or null for no deadline.',
+    );
   }
   const persistence = profile.config.persistence_strategy;
   const userStore = options.store ?? createMemoryStore();
-  const working = persistence === 'INCREMENTAL' ? userStore : createMemoryStore({ namespace: userStore.namespace });
+  const working =
+    persistence === 'INCREMENTAL'
+      ? userStore
+      : createMemoryStore({ namespace: userStore.namespace });
   const wantsKnowledge = profile.longTerm.some(
     (e) => e.config.long_term_memory_id === 'summarizer' && e.config.knowledge_base !== null,
   );
-  const knowledgeBase = options.knowledgeBase ?? (wantsKnowledge ? createMemoryKnowledgeBase() : undefined);
+  const knowledgeBase =
+    options.knowledgeBase ?? (wantsKnowledge ? createMemoryKnowledgeBase() : undefined);
   const counter = options.tokenCounter ?? createTokenCounter();
   const events = new EngineEvents();
   const ctx: EngineContext = {
@@ -111,6 +126,9 @@ export function createMemoryEngine(options: MemoryEngineOptions): MemoryEngine {
       return entry.handle;
     },
     on: (event, listener) => events.on(event, listener),
+    setSummarizer(summarizer) {
+      ctx.summarizer = summarizer;
+    },
     async idle() {
       for (;;) {
         const running = [...sessions.values()]

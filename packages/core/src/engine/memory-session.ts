@@ -1,16 +1,22 @@
+import { summarizerStrategySchema } from '../config/profile-schema.ts';
 import type { KnowledgeHit } from '../knowledge/knowledge-base-spec.ts';
 import { type CountedMessage, isSummaryMessage, type Message } from '../model/message.ts';
+import type { StoredMessage, SummaryRecord } from '../store/store-spec.ts';
 import type { ShortTermStrategy } from '../strategies/short-term/short-term-strategy.ts';
 import { selectionMessages, selectWindow } from '../strategies/short-term/short-term-strategy.ts';
-import type { StoredMessage, SummaryRecord } from '../store/store-spec.ts';
 import { withTokenCount } from '../tokens/token-counter.ts';
 import { compactSession } from './compact-session.ts';
 import type { EngineContext } from './engine-context.ts';
 import { eraseSession } from './erase-session.ts';
-import { knowledgeMessage } from './knowledge-message.ts';
 import { forgetInKnowledgeBase, searchKnowledge } from './knowledge-index.ts';
+import { knowledgeMessage } from './knowledge-message.ts';
 import type { SessionState } from './session-state.ts';
-import { appendedFacts, type AppendedFacts, TriggerCounter } from './triggers.ts';
+import { type AppendedFacts, appendedFacts, TriggerCounter } from './triggers.ts';
+
+const defaultSummarizerConfig = summarizerStrategySchema.parse({
+  long_term_memory_id: 'summarizer',
+  interaction_keep: 0,
+});
 
 /** A message to append: `id` and `createdAt` are filled in when missing. */
 export type MessageInput = Omit<Message, 'id' | 'createdAt'> & { id?: string; createdAt?: number };
@@ -20,6 +26,13 @@ export interface AppendOptions {
   usage?: { inputTokens: number; outputTokens?: number };
   /** Makes a retried append add nothing. Default: a fresh key per call. */
   idempotencyKey?: string;
+}
+
+export interface SummarizeNowOptions {
+  keepInteractions?: number;
+  instructions?: string | null;
+  /** Summary length in tokens. Default: the engine's compressionRatio x what it replaces. */
+  targetTokens?: number;
 }
 
 /** What to send to the LLM next, and why. */
@@ -37,7 +50,10 @@ export interface MemoryContext {
 export interface MemorySession {
   readonly id: string;
   /** Counts the messages once, stores them, then checks the long-term triggers (in the background). */
-  append(messages: MessageInput | MessageInput[], options?: AppendOptions): Promise<StoredMessage[]>;
+  append(
+    messages: MessageInput | MessageInput[],
+    options?: AppendOptions,
+  ): Promise<StoredMessage[]>;
   /** The messages for the next LLM call. */
   context(): Promise<MemoryContext>;
   /** The active conversation: summaries, pinned system prompts and the turns they did not replace. */
@@ -47,6 +63,12 @@ export interface MemorySession {
   summaries(): Promise<SummaryRecord[]>;
   /** Runs every long-term strategy whose trigger holds now, and waits for it. */
   compact(options?: { force?: boolean }): Promise<void>;
+  /**
+   * Summarizes now, whatever the triggers say: everything older than the last
+   * `keepInteractions` interactions (default: the profile's summarizer `interaction_keep`, else
+   * 0). Waits for runs in flight first. Resolves true when a summary was committed.
+   */
+  summarizeNow(options?: SummarizeNowOptions): Promise<boolean>;
   /** Waits for long-term runs in flight. */
   idle(): Promise<void>;
   clear(): Promise<boolean>;
@@ -58,7 +80,9 @@ export function createSession(
   shortTerm: readonly ShortTermStrategy[],
 ): MemorySession {
   const id = state.id;
-  const triggers = ctx.profile.longTerm.map((e) => new TriggerCounter(e.config, e.interactionConditions));
+  const triggers = ctx.profile.longTerm.map(
+    (e) => new TriggerCounter(e.config, e.interactionConditions),
+  );
   const collections = ctx.profile.longTerm.flatMap((e) =>
     e.config.long_term_memory_id === 'summarizer' && e.config.knowledge_base !== null
       ? [e.config.knowledge_base.collection_id]
@@ -81,22 +105,33 @@ export function createSession(
     await ctx.flushTo.replace(id, { messages: messages.map(({ seq: _seq, ...m }) => m) });
   };
 
-  const due = (facts: AppendedFacts | undefined, force: boolean): number[] => {
-    const out: number[] = [];
+  const due = (facts: AppendedFacts | undefined, force: boolean): Map<number, boolean> => {
+    const out = new Map<number, boolean>();
     triggers.forEach((trigger, i) => {
       const reasons = force
         ? ['forced']
         : trigger.reasons(state.log.interactions, state.epoch, state.lastInputTokens, facts);
       if (reasons.length === 0) return;
-      ctx.events.emit('triggered', { sessionId: id, strategy: trigger.config.long_term_memory_id, reasons });
-      out.push(i);
+      ctx.events.emit('triggered', {
+        sessionId: id,
+        strategy: trigger.config.long_term_memory_id,
+        strategyIndex: i,
+        reasons,
+      });
+      // Tool and forced triggers are events: they hold even if the counts drop meanwhile.
+      out.set(i, force || reasons.some((r) => r.startsWith('on_tools_')));
     });
     return out;
   };
 
-  const pending = new Set<number>();
-  const schedule = (indexes: number[]): Promise<void> => {
-    for (const i of indexes) pending.add(i);
+  /** Strategy index -> whether it runs unconditionally (else its trigger is re-checked). */
+  const pending = new Map<number, boolean>();
+  const stillDue = (i: number): boolean =>
+    pending.get(i) === true ||
+    triggers[i]!.reasons(state.log.interactions, state.epoch, state.lastInputTokens, undefined)
+      .length > 0;
+  const schedule = (indexes: Map<number, boolean>): Promise<void> => {
+    for (const [i, always] of indexes) pending.set(i, always || pending.get(i) === true);
     if (pending.size === 0) return state.running ?? Promise.resolve();
     if (state.running !== undefined) {
       state.rerun = true;
@@ -105,19 +140,24 @@ export function createSession(
     const run = async () => {
       do {
         state.rerun = false;
-        for (const i of [...pending].sort((a, b) => a - b)) {
-          pending.delete(i);
+        for (const i of [...pending.keys()].sort((a, b) => a - b)) {
           const entry = ctx.profile.longTerm[i]!.config;
           try {
+            await state.sync(ctx.store);
+            // Queued while another run went on: run only if the trigger still holds.
+            const go = stillDue(i);
+            pending.delete(i);
+            if (!go) continue;
             const changed =
               entry.long_term_memory_id === 'summarizer'
                 ? await compactSession(ctx, state, entry)
-                : await eraseSession(ctx, state, entry, collections);
+                : await eraseSession(ctx, state, entry, collections, i);
             if (changed) {
               state.lastInputTokens = undefined;
               await flush();
             }
           } catch (error) {
+            pending.delete(i);
             ctx.events.emit('compaction:error', { sessionId: id, error });
           }
         }
@@ -135,20 +175,31 @@ export function createSession(
       const list = Array.isArray(input) ? input : [input];
       const now = ctx.now();
       const counted = list.map((m) =>
-        withTokenCount({ ...m, id: m.id ?? ctx.newId(), createdAt: m.createdAt ?? now } as Message, ctx.counter),
+        withTokenCount(
+          { ...m, id: m.id ?? ctx.newId(), createdAt: m.createdAt ?? now } as Message,
+          ctx.counter,
+        ),
       );
       await ensureLoaded();
       const result = await ctx.store.append(id, counted, {
         idempotencyKey: options.idempotencyKey ?? ctx.newId(),
       });
       const stored = counted.map((m, i) => ({ ...m, seq: result.firstSeq + i }));
-      if (!result.duplicate && result.epoch === state.epoch && result.firstSeq === state.lastSeq + 1) {
+      if (
+        !result.duplicate &&
+        result.epoch === state.epoch &&
+        result.firstSeq === state.lastSeq + 1
+      ) {
         state.apply(stored, result.version);
       } else {
         await state.sync(ctx.store);
       }
       if (options.usage !== undefined) state.lastInputTokens = options.usage.inputTokens;
-      ctx.events.emit('appended', { sessionId: id, messageIds: counted.map((m) => m.id), version: result.version });
+      ctx.events.emit('appended', {
+        sessionId: id,
+        messageIds: counted.map((m) => m.id),
+        version: result.version,
+      });
       await flush();
       void schedule(due(appendedFacts(counted), false));
       return stored;
@@ -161,10 +212,25 @@ export function createSession(
       const activeSummaries = new Set(state.log.system.filter(isSummaryMessage).map((m) => m.id));
       const hits = found
         .flatMap((f) => f.hits)
-        .filter((h) => !(h.chunk.metadata.kind === 'summary' && activeSummaries.has(h.chunk.metadata.summaryId ?? '')));
-      const knowledge = knowledgeMessage(ctx, state.log.system, hits, newest, shortTerm.length > 0 ? ctx.profile.shortTerm : []);
+        .filter(
+          (h) =>
+            !(
+              h.chunk.metadata.kind === 'summary' &&
+              activeSummaries.has(h.chunk.metadata.summaryId ?? '')
+            ),
+        );
+      const knowledge = knowledgeMessage(
+        ctx,
+        state.log.system,
+        hits,
+        newest,
+        shortTerm.length > 0 ? ctx.profile.shortTerm : [],
+      );
       const view = {
-        system: knowledge.message === undefined ? state.log.system : [...state.log.system, knowledge.message],
+        system:
+          knowledge.message === undefined
+            ? state.log.system
+            : [...state.log.system, knowledge.message],
         interactions: state.log.interactions,
       };
       const selection = selectWindow(view, shortTerm, ctx.counter.replyPrimingTokens);
@@ -202,12 +268,42 @@ export function createSession(
       await (state.running ?? Promise.resolve());
     },
 
+    async summarizeNow(options = {}) {
+      await ensureLoaded();
+      while (state.running !== undefined) await state.running;
+      const base = ctx.profile.longTerm.find((e) => e.config.long_term_memory_id === 'summarizer');
+      const config = {
+        ...(base?.config.long_term_memory_id === 'summarizer'
+          ? base.config
+          : defaultSummarizerConfig),
+        ...(options.keepInteractions === undefined
+          ? {}
+          : { interaction_keep: options.keepInteractions }),
+        ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
+      };
+      const overrides =
+        options.targetTokens === undefined ? {} : { targetTokens: options.targetTokens };
+      const run = compactSession(ctx, state, config, overrides).then(async (changed) => {
+        if (changed) await flush();
+        return changed;
+      });
+      state.running = run.then(
+        () => undefined,
+        () => undefined,
+      );
+      try {
+        return await run;
+      } finally {
+        state.running = undefined;
+      }
+    },
+
     idle: async () => {
       while (state.running !== undefined) await state.running;
     },
 
     async clear() {
-      await (state.running ?? Promise.resolve());
+      // A compaction in flight is not awaited: it loses its compare-and-swap against the clear.
       const existed = await ctx.store.clear(id);
       if (ctx.flushTo !== undefined) await ctx.flushTo.clear(id);
       await forgetInKnowledgeBase(ctx, id, collections, {});

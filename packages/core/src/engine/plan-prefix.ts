@@ -16,10 +16,22 @@ export interface PrefixPlan {
 }
 
 /**
+ * System prompts are pinned: never summarized or erased. Summaries and added context
+ * (`metadata.kind` `'summary'` or `'context'`) are history like the turns, and are folded in.
+ */
+export function isPinned(message: StoredMessage): boolean {
+  const kind = message.metadata?.kind;
+  return message.role === 'system' && kind !== 'summary' && kind !== 'context';
+}
+
+/**
  * Plans the prefix before the last `keep` interactions. Undefined when there is no interaction
  * to replace.
  */
-export function planPrefix(log: InteractionLog<StoredMessage>, keep: number): PrefixPlan | undefined {
+export function planPrefix(
+  log: InteractionLog<StoredMessage>,
+  keep: number,
+): PrefixPlan | undefined {
   const count = log.interactions.length - keep;
   if (count <= 0) return undefined;
   const boundary = log.interactions[count]?.messages[0]?.seq ?? Number.POSITIVE_INFINITY;
@@ -32,7 +44,7 @@ export function planPrefix(log: InteractionLog<StoredMessage>, keep: number): Pr
   const replaced: StoredMessage[] = [];
   const pinned: number[] = [];
   for (const m of prefix) {
-    if (m.role === 'system' && !isSummaryMessage(m)) pinned.push(m.seq);
+    if (isPinned(m)) pinned.push(m.seq);
     else replaced.push(m);
   }
   const last = replaced.at(-1);

@@ -22,7 +22,10 @@ function recordingSummarizer() {
   const summarizer = (input: string, options: SummarizeOptions) => {
     calls.push({ input, options });
     const lines = input.split('\n').filter((l) => l.toLowerCase().startsWith('user'));
-    return `Decisions and action items: ${lines.slice(0, 8).join(' | ')}`.slice(0, options.targetTokens * 3);
+    return `Decisions and action items: ${lines.slice(0, 8).join(' | ')}`.slice(
+      0,
+      options.targetTokens * 3,
+    );
   };
   return { calls, summarizer };
 }
@@ -31,7 +34,12 @@ function interactionsIn(messages: readonly Message[]): number {
   return messages.filter((m) => m.role === 'user').length;
 }
 
-async function expectNothingLost(engine: MemoryEngine, id: string, all: readonly Message[], erased = 0) {
+async function expectNothingLost(
+  engine: MemoryEngine,
+  id: string,
+  all: readonly Message[],
+  erased = 0,
+) {
   const history = await engine.session(id).history();
   const ids = all.map((m) => m.id);
   expect(history.map((m) => m.id)).toEqual(ids.slice(erased));
@@ -65,7 +73,9 @@ describe('seed examples end to end (200 interactions with tool calls and errors)
       await replay(engine, 's', messages);
       const session = engine.session('s');
 
-      expect(compactions.length).toBeGreaterThanOrEqual(Math.floor(200 / (entry.interaction_threshold_qty + 1)));
+      expect(compactions.length).toBeGreaterThanOrEqual(
+        Math.floor(200 / (entry.interaction_threshold_qty + 1)),
+      );
       // Each pass of Chain of Density called the summarizer, with the seed's instructions.
       expect(calls.length).toBe(compactions.length * entry.cod_max_loops);
       for (const call of calls) expect(call.options.instructions).toContain(entry.instructions!);
@@ -105,7 +115,12 @@ describe('seed examples end to end (200 interactions with tool calls and errors)
       expect(interactionsIn(active)).toBeGreaterThanOrEqual(5);
       const survivors = await engine.session('s').history();
       const firstKept = survivors[0]!.id;
-      const erasedIds = messages.slice(0, messages.findIndex((m) => m.id === firstKept)).map((m) => m.id);
+      const erasedIds = messages
+        .slice(
+          0,
+          messages.findIndex((m) => m.id === firstKept),
+        )
+        .map((m) => m.id);
       const exported = JSON.stringify(await store.export('s'));
       for (const erasedId of erasedIds) expect(exported).not.toContain(`"${erasedId}"`);
       await expectNothingLost(engine, 's', messages, erasedIds.length);
@@ -132,7 +147,12 @@ describe('seed examples end to end (200 interactions with tool calls and errors)
     const active = await session.messages();
     expect(active[0]!.id).toBe(records[0]!.id);
     expect(interactionsIn(active)).toBe(2);
-    expect(active.slice(1).map((m) => m.id)).toEqual(turns.slice(19, 21).flat().map((m) => m.id));
+    expect(active.slice(1).map((m) => m.id)).toEqual(
+      turns
+        .slice(19, 21)
+        .flat()
+        .map((m) => m.id),
+    );
     const context = await session.context();
     expect(context.messages[0]!.id).toBe(records[0]!.id);
     expect(context.tokenCount).toBeLessThanOrEqual(8000);

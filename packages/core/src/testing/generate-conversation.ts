@@ -18,6 +18,42 @@ const WORDS = (
   'Priya Marco Chen Amara forecast quarter revenue incident postgres redis queue worker ' +
   'timeout retry webhook payload signature token quota region replica backup snapshot'
 ).split(' ');
+const SYLLABLES = 'ka lo mi ne ru sa ti vo ze pa do fi gu he ja'.split(' ');
+
+/**
+ * Natural text follows Zipf's law: a few words are everywhere, most are rare. The vocabulary is
+ * the domain words above (most frequent) followed by 4,000 made-up words, drawn with Zipf
+ * weights, so lexical indexes and tokenizers see a realistic spread.
+ */
+const VOCABULARY: readonly string[] = [
+  ...WORDS,
+  ...Array.from({ length: 4000 }, (_, i) => {
+    let word = '';
+    for (let n = i + 15; n > 0; n = Math.floor(n / 15)) word += SYLLABLES[n % 15];
+    return word;
+  }),
+];
+const ZIPF_CUMULATIVE: readonly number[] = (() => {
+  const out: number[] = [];
+  let total = 0;
+  for (let rank = 1; rank <= VOCABULARY.length; rank++) {
+    total += 1 / rank;
+    out.push(total);
+  }
+  return out.map((v) => v / total);
+})();
+
+function zipfWord(r: number): string {
+  let lo = 0;
+  let hi = ZIPF_CUMULATIVE.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (ZIPF_CUMULATIVE[mid]! < r) lo = mid + 1;
+    else hi = mid;
+  }
+  return VOCABULARY[lo]!;
+}
+
 const TOOLS = [
   'search_orders',
   'get_weather',
@@ -60,7 +96,7 @@ export function generateConversation(options: GenerateConversationOptions): Mess
   const sentence = () => {
     const count = minWords + Math.floor(rand() * (maxWords - minWords + 1));
     const words: string[] = [];
-    for (let i = 0; i < count; i++) words.push(pick(WORDS));
+    for (let i = 0; i < count; i++) words.push(zipfWord(rand()));
     if (rand() < 0.3) words.push(String(Math.floor(rand() * 100_000)));
     return `${words.join(' ')}.`;
   };

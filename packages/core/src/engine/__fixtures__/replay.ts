@@ -36,7 +36,9 @@ export async function replay(
     const context = await session.context();
     contexts.push(context);
     if (replies.length > 0) {
-      await session.append(replies, { usage: { inputTokens: context.tokenCount, outputTokens: 50 } });
+      await session.append(replies, {
+        usage: { inputTokens: context.tokenCount, outputTokens: 50 },
+      });
     }
     if (options.settle !== false) await session.idle();
   }

@@ -1,0 +1,185 @@
+import { MemSummarizerError, MemValidationError } from '../errors/errors.ts';
+import type { Message } from '../model/message.ts';
+import type { TokenCounter } from '../tokens/token-counter.ts';
+import { extractiveSummary } from './extractive-summarizer.ts';
+import { checkSummary } from './is-usable-summary.ts';
+import { renderTranscript } from './render-transcript.ts';
+import type { Summarizer, SummarizeUsage } from './summarizer.ts';
+import { type PassFailure, runSummarizerPasses } from './summarizer-passes.ts';
+
+export interface RunSummarizerParams {
+  /** Absent: the extractive summary is used (`fallbackReason: 'none-configured'`). */
+  summarizer?: Summarizer;
+  /** The history to summarize, oldest first (earlier summary messages included). */
+  messages: readonly Message[];
+  /** The earlier compaction's summary text, folded into the new one. */
+  previousSummary?: string;
+  instructions: string | null;
+  /** Chain of Density passes (`cod_max_loops`), at least 1. */
+  loops: number;
+  targetTokens: number;
+  /** Deadline of the whole run in ms; null = unbounded. */
+  timeoutMs: number | null;
+  /** The caller's cancellation. */
+  signal?: AbortSignal;
+  counter: TokenCounter;
+  /** Tokens of `messages`; a summary longer than this is unusable. */
+  originalTokens: number;
+}
+
+export type FallbackReason = 'none-configured' | 'timeout' | 'error' | 'unusable' | 'aborted';
+
+export interface SummaryOutcome {
+  /** The summary: the summarizer's, or the extractive fallback's. Never an error message. */
+  text: string;
+  source: 'summarizer' | 'fallback';
+  /** Why the fallback ran (source `fallback` only). */
+  fallbackReason?: FallbackReason;
+  /**
+   * A `MemSummarizerError` (with `cause`) describing the failure: the reason for a fallback, or a
+   * later Chain of Density pass that failed after an earlier one succeeded.
+   */
+  error?: unknown;
+  /** Summarizer passes that produced `text` (0 for the fallback). */
+  passes: number;
+  usage?: SummarizeUsage;
+  durationMs: number;
+}
+
+/** setTimeout's limit; a longer deadline is treated as none. */
+const MAX_TIMEOUT_MS = 2_147_483_647;
+
+function invalid(field: string, expected: string, got: unknown): never {
+  throw new MemValidationError(
+    field,
+    `[mem/core] runSummarizer: ${field} must be ${expected}, got ${typeof got === 'number' ? got : typeof got}`,
+  );
+}
+
+function validate(p: RunSummarizerParams): void {
+  if (!Array.isArray(p.messages)) invalid('messages', 'an array of messages', p.messages);
+  if (!Number.isInteger(p.loops) || p.loops < 1) invalid('loops', 'an integer >= 1', p.loops);
+  if (!(p.targetTokens > 0) || !Number.isFinite(p.targetTokens)) {
+    invalid('targetTokens', 'a positive number', p.targetTokens);
+  }
+  if (p.timeoutMs !== null && (typeof p.timeoutMs !== 'number' || !(p.timeoutMs > 0))) {
+    invalid('timeoutMs', 'a positive number of milliseconds or null', p.timeoutMs);
+  }
+  if (!(p.originalTokens >= 0) || !Number.isFinite(p.originalTokens)) {
+    invalid('originalTokens', 'a number >= 0', p.originalTokens);
+  }
+  if (p.instructions !== null && typeof p.instructions !== 'string') {
+    invalid('instructions', 'a string or null', p.instructions);
+  }
+  if (typeof p.counter?.countText !== 'function') invalid('counter', 'a TokenCounter', p.counter);
+  const s = p.summarizer as unknown;
+  const shaped =
+    s === undefined ||
+    typeof s === 'function' ||
+    (typeof s === 'object' &&
+      s !== null &&
+      typeof (s as { summarize?: unknown }).summarize === 'function');
+  if (!shaped) invalid('summarizer', 'a function or an object with summarize()', s);
+}
+
+type FailureCause = Exclude<FallbackReason, 'none-configured'>;
+
+/** The failure's cause: an abort is a timeout unless the caller's own signal fired. */
+function causeOf(failure: PassFailure, callerSignal: AbortSignal | undefined): FailureCause {
+  if (failure.kind !== 'aborted') return failure.kind;
+  return callerSignal?.aborted ? 'aborted' : 'timeout';
+}
+
+function failureError(
+  failure: PassFailure,
+  cause: FailureCause,
+  kept: boolean,
+  params: RunSummarizerParams,
+): MemSummarizerError {
+  const where = `pass ${failure.pass} of ${params.loops}`;
+  const detail = failure.detail instanceof Error ? failure.detail.message : String(failure.detail);
+  const what: Record<FailureCause, [string, string]> = {
+    timeout: [
+      `summarizer timed out after ${params.timeoutMs} ms (${where})`,
+      'Raise the summarizer timeout or use a faster model.',
+    ],
+    aborted: [`summarization was aborted by the caller (${where})`, ''],
+    unusable: [
+      `summarizer returned unusable output on ${where}: ${detail}`,
+      'Check the model and its instructions.',
+    ],
+    error: [`summarizer failed on ${where}: ${detail}`, 'Check the summarizer and its provider.'],
+  };
+  const [happened, advice] = what[cause];
+  const outcome = kept ? 'the last usable pass was kept' : 'the extractive summary was used';
+  return new MemSummarizerError(
+    `[mem/core] ${happened}; ${outcome}.${advice ? ` ${advice}` : ''}`,
+    {
+      cause: failure.detail,
+    },
+  );
+}
+
+/**
+ * Summarizes `messages` with the configured summarizer — core's Chain of Density loop around a
+ * plain function, or one call to a `chainOfDensity` object — bounded by `timeoutMs` through the
+ * `AbortSignal` it is given. When there is no summarizer, or it times out, throws, is aborted, or
+ * returns unusable output (empty, an error message or refusal, longer than the original), the
+ * extractive summary is returned instead and `fallbackReason` says why; if an earlier pass was
+ * usable, that pass is kept. Resolves by the deadline even if the summarizer ignores the signal.
+ * Never rejects, except with `MemValidationError` for invalid params.
+ */
+export async function runSummarizer(params: RunSummarizerParams): Promise<SummaryOutcome> {
+  validate(params);
+  const started = performance.now();
+  const { summarizer, messages, counter, targetTokens, loops, timeoutMs } = params;
+  const previous =
+    params.previousSummary === undefined ? {} : { previousSummary: params.previousSummary };
+  const fallback = (
+    reason: FallbackReason,
+    extra: Partial<SummaryOutcome> = {},
+  ): SummaryOutcome => ({
+    text: extractiveSummary(messages, { targetTokens, counter, ...previous }),
+    source: 'fallback',
+    fallbackReason: reason,
+    ...extra,
+    passes: 0,
+    durationMs: performance.now() - started,
+  });
+
+  if (summarizer === undefined) return fallback('none-configured');
+  if (params.signal?.aborted) {
+    const failure: PassFailure = { kind: 'aborted', pass: 1, detail: params.signal.reason };
+    return fallback('aborted', { error: failureError(failure, 'aborted', false, params) });
+  }
+  const deadline =
+    timeoutMs === null || timeoutMs > MAX_TIMEOUT_MS ? null : AbortSignal.timeout(timeoutMs);
+  const signals = [params.signal, deadline].filter((s): s is AbortSignal => s != null);
+  const signal = signals.length === 0 ? new AbortController().signal : AbortSignal.any(signals);
+
+  const { best, failure, usage } = await runSummarizerPasses({
+    summarizer,
+    transcript: renderTranscript(messages, previous),
+    instructions: params.instructions,
+    loops,
+    targetTokens,
+    signal,
+    check: (output) => checkSummary(output, { counter, originalTokens: params.originalTokens }),
+  });
+  const spent = usage === undefined ? {} : { usage };
+  if (best !== null) {
+    return {
+      text: best.text,
+      source: 'summarizer',
+      passes: best.passes,
+      ...(failure === null
+        ? {}
+        : { error: failureError(failure, causeOf(failure, params.signal), true, params) }),
+      ...spent,
+      durationMs: performance.now() - started,
+    };
+  }
+  const f = failure ?? { kind: 'unusable' as const, pass: 1, detail: 'no output' };
+  const cause = causeOf(f, params.signal);
+  return fallback(cause, { error: failureError(f, cause, false, params), ...spent });
+}

@@ -1,0 +1,112 @@
+import { passInput, passInstructions } from './cod-prompts.ts';
+import type { SummaryCheck } from './is-usable-summary.ts';
+import { raceSignal } from './race-signal.ts';
+import {
+  callSummarizer,
+  runsChainOfDensity,
+  type SummarizeOptions,
+  type Summarizer,
+  type SummarizeUsage,
+} from './summarizer.ts';
+
+export interface SummarizerPassesParams {
+  summarizer: Summarizer;
+  transcript: string;
+  instructions: string | null;
+  loops: number;
+  targetTokens: number;
+  signal: AbortSignal;
+  /** Validates one pass's output. */
+  check: (output: unknown) => SummaryCheck;
+}
+
+/** Why the passes stopped early. `aborted`: the signal fired (deadline or caller). */
+export interface PassFailure {
+  kind: 'error' | 'unusable' | 'aborted';
+  /** 1-based pass that failed. */
+  pass: number;
+  /** The thrown value, the abort reason, or why the output was unusable. */
+  detail: unknown;
+}
+
+export interface SummarizerPassesResult {
+  /** The last usable summary and how many passes produced it; null when none was usable. */
+  best: { text: string; passes: number } | null;
+  failure: PassFailure | null;
+  /** Usage summed over every pass that reported it. */
+  usage: SummarizeUsage | undefined;
+}
+
+interface PassOutput {
+  text: unknown;
+  usage?: SummarizeUsage;
+  passes?: number;
+}
+
+const isCount = (n: unknown): n is number => typeof n === 'number' && Number.isFinite(n) && n >= 0;
+
+/** Reads a summarizer's answer: a string, or a `SummarizeResult`-shaped object. */
+function readOutput(raw: unknown): PassOutput {
+  if (typeof raw !== 'object' || raw === null || !('text' in raw)) return { text: raw };
+  const { text, usage, passes } = raw as { text: unknown; usage?: unknown; passes?: unknown };
+  const u = usage as Partial<SummarizeUsage> | undefined;
+  return {
+    text,
+    ...(u && isCount(u.inputTokens) && isCount(u.outputTokens)
+      ? { usage: { inputTokens: u.inputTokens, outputTokens: u.outputTokens } }
+      : {}),
+    ...(isCount(passes) && passes >= 1 ? { passes: Math.floor(passes) } : {}),
+  };
+}
+
+/**
+ * Runs the summarizer: one call when it declares `chainOfDensity` (it loops itself), else core's
+ * Chain of Density loop of `loops` passes. Stops at the first failing pass and keeps the last
+ * usable summary. Never throws.
+ */
+export async function runSummarizerPasses(
+  params: SummarizerPassesParams,
+): Promise<SummarizerPassesResult> {
+  const { summarizer, transcript, loops, targetTokens, signal } = params;
+  const selfLooping = runsChainOfDensity(summarizer);
+  const total = selfLooping ? 1 : loops;
+  let best: SummarizerPassesResult['best'] = null;
+  let failure: PassFailure | null = null;
+  let usage: SummarizeUsage | undefined;
+
+  for (let pass = 1; pass <= total; pass++) {
+    const previous = best?.text;
+    const options: SummarizeOptions = {
+      signal,
+      instructions: selfLooping
+        ? params.instructions
+        : passInstructions(params.instructions, pass, loops, targetTokens),
+      targetTokens,
+      loops,
+      ...(previous === undefined ? {} : { previousSummary: previous }),
+    };
+    const input = selfLooping ? transcript : passInput(transcript, previous);
+    let output: PassOutput;
+    try {
+      output = readOutput(
+        await raceSignal(() => callSummarizer(summarizer, input, options), signal),
+      );
+    } catch (error) {
+      failure = { kind: signal.aborted ? 'aborted' : 'error', pass, detail: error };
+      break;
+    }
+    if (output.usage) {
+      usage = {
+        inputTokens: (usage?.inputTokens ?? 0) + output.usage.inputTokens,
+        outputTokens: (usage?.outputTokens ?? 0) + output.usage.outputTokens,
+      };
+    }
+    const verdict = params.check(output.text);
+    if (!verdict.usable) {
+      failure = { kind: 'unusable', pass, detail: verdict.reason };
+      break;
+    }
+    best = { text: verdict.text, passes: selfLooping ? (output.passes ?? loops) : pass };
+  }
+  return { best, failure, usage };
+}
