@@ -173,6 +173,40 @@ export type {
   WindowSelection,
 } from './strategies/short-term/short-term-strategy.ts';
 export { selectionMessages, selectWindow } from './strategies/short-term/short-term-strategy.ts';
+export { densifyPrompt, initialSummaryPrompt, SUMMARY_FOCUS } from './summarize/cod-prompts.ts';
+export type {
+  ExtractiveSummarizer,
+  ExtractiveSummaryOptions,
+} from './summarize/extractive-summarizer.ts';
+export {
+  createExtractiveSummarizer,
+  extractiveSummary,
+  extractiveSummaryOfText,
+  MIN_EXTRACTIVE_SUMMARY_TOKENS,
+} from './summarize/extractive-summarizer.ts';
+export type { SummaryCheck } from './summarize/is-usable-summary.ts';
+export {
+  checkSummary,
+  isUsableSummary,
+  looksLikeErrorText,
+} from './summarize/is-usable-summary.ts';
+export { parseTranscript } from './summarize/parse-transcript.ts';
+export type { RenderTranscriptOptions } from './summarize/render-transcript.ts';
+export { renderTranscript } from './summarize/render-transcript.ts';
+export type { RunSummarizerParams, SummaryOutcome } from './summarize/run-summarizer.ts';
+export { runSummarizer } from './summarize/run-summarizer.ts';
+export type {
+  SummarizeOptions,
+  SummarizeResult,
+  Summarizer,
+  SummarizerCapabilities,
+  SummarizerFunction,
+  SummarizerObject,
+  SummarizeUsage,
+} from './summarize/summarizer.ts';
+export { isSummarizerObject, runsChainOfDensity } from './summarize/summarizer.ts';
+export { SUMMARY_HEADER_TITLE } from './summarize/summary-header.ts';
+export type { TranscriptEntry, TranscriptToolCall } from './summarize/transcript-entry.ts';
 export type { TokenCounter, TokenCounterOptions, TokenEncoding } from './tokens/token-counter.ts';
 export {
   createTokenCounter,

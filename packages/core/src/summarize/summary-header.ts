@@ -98,8 +98,9 @@ function readHeaderLine(header: SummaryHeader, line: string): boolean {
   const last = LAST_LINE.exec(line);
   if (last) header.last = last[1]!;
   const tools = TOOLS_LINE.exec(line);
-  if (tools)
+  if (tools) {
     header.tools = tools[1]!.split(', ').filter((t) => t.length > 0 && !MORE_TOOLS.test(t));
+  }
   const errors = ERRORS_LINE.exec(line);
   if (errors) header.errors = Number(errors[1]);
   return Boolean(users ?? first ?? last ?? tools ?? errors);
