@@ -75,6 +75,34 @@ export type { MemoryView } from './facades/memory/memory-view.ts';
 export type { MemoryStrategy } from './facades/memory/strategy-profile.ts';
 export { strategyProfile } from './facades/memory/strategy-profile.ts';
 export type { MemoryAddOptions } from './facades/memory/turn-messages.ts';
+export type {
+  AddContextOptions,
+  AddEntryOptions,
+  AddToolResultOptions,
+} from './facades/memory-manager/entry-input.ts';
+export type {
+  CompressionResult,
+  MemoryEntry,
+  MemoryEntryRole,
+  MemoryEntryType,
+  MemorySessionState,
+  MemorySessionStateInput,
+  MemoryStats,
+  MemorySummary,
+} from './facades/memory-manager/memory-entry.ts';
+export { MemoryManager } from './facades/memory-manager/memory-manager.ts';
+export type {
+  MemoryConfig,
+  MemoryManagerOptions,
+  SummarizeCallback,
+} from './facades/memory-manager/memory-manager-config.ts';
+export { DEFAULT_MEMORY_CONFIG } from './facades/memory-manager/memory-manager-config.ts';
+export type {
+  MemoryManagerEvent,
+  MemoryManagerEvents,
+  MemoryManagerListener,
+} from './facades/memory-manager/memory-manager-events.ts';
+export { DEFAULT_SUMMARIZE_PROMPT } from './facades/memory-manager/summarize-callback.ts';
 export { fromModelMessages, toModelMessages } from './model/convert/ai-sdk.ts';
 export type {
   AiSdkAssistantMessage,

@@ -1,7 +1,7 @@
 import type { SummaryRecord } from '../store/store-spec.ts';
+import type { FallbackReason } from '../summarize/run-summarizer.ts';
 
-/** Why a summary came from the extractive fallback instead of the configured summarizer. */
-export type FallbackReason = 'none-configured' | 'timeout' | 'error' | 'unusable' | 'aborted';
+export type { FallbackReason };
 
 /** Everything the engine reports. Listeners never block or break the engine. */
 export interface MemoryEngineEvents {

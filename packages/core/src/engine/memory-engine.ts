@@ -6,6 +6,7 @@ import { createMemoryStore } from '../store/memory-store.ts';
 import type { Store } from '../store/store-spec.ts';
 import { assertValidSessionId } from '../store/validate-ids.ts';
 import { createShortTermStrategies } from '../strategies/short-term/from-profile.ts';
+import { createMaxTokensStrategy } from '../strategies/short-term/max-tokens-strategy.ts';
 import type { Summarizer } from '../summarize/summarizer.ts';
 import { createTokenCounter, type TokenCounter } from '../tokens/token-counter.ts';
 import type { EngineContext } from './engine-context.ts';
@@ -107,7 +108,12 @@ export function createMemoryEngine(options: MemoryEngineOptions): MemoryEngine {
     now: options.now ?? Date.now,
     newId: () => crypto.randomUUID(),
   };
-  const shortTerm = createShortTermStrategies(profile, counter);
+  // Without a short-term strategy the whole conversation is sent, still made a valid prompt.
+  const configured = createShortTermStrategies(profile, counter);
+  const shortTerm =
+    configured.length > 0
+      ? configured
+      : [createMaxTokensStrategy({ maxTokens: Number.MAX_SAFE_INTEGER, counter })];
   const sessions = new Map<string, { state: SessionState; handle: MemorySession }>();
 
   return {

@@ -1,0 +1,156 @@
+import { z } from 'zod';
+import { formatPath } from '../../config/parse-profile.ts';
+import { type ConfigIssue, MemConfigError } from '../../errors/errors.ts';
+import { STORE_SPECIFICATION_VERSION, type Store } from '../../store/store-spec.ts';
+import type { TokenCounter } from '../../tokens/token-counter.ts';
+
+/** When and how the Memory Manager compresses. */
+export interface MemoryConfig {
+  /** Active entries above this trigger compression. */
+  maxEntries: number;
+  /** Active tokens above this trigger compression. */
+  maxTokens: number;
+  /** The newest entries that always stay active (never compressed). */
+  recentWindow: number;
+  /** Fewest uncompressed entries a compression must have to replace. */
+  minEntriesToCompress: number;
+  /** Compress in the background after an add that crosses `maxEntries` or `maxTokens`. */
+  autoCompress: boolean;
+  /** Summary length as a share of what it replaces (0.3: 30%). */
+  compressionRatio: number;
+}
+
+export const DEFAULT_MEMORY_CONFIG: Readonly<MemoryConfig> = Object.freeze({
+  maxEntries: 100,
+  maxTokens: 50_000,
+  recentWindow: 10,
+  minEntriesToCompress: 5,
+  autoCompress: true,
+  compressionRatio: 0.3,
+});
+
+/** Summarizes a prompt with the caller's LLM: the Memory Manager's summarization hook. */
+export type SummarizeCallback = (prompt: string) => Promise<string>;
+
+/** Options of `new MemoryManager(...)`: the config fields plus collaborators. All optional. */
+export interface MemoryManagerOptions extends Partial<MemoryConfig> {
+  /** Where sessions live. Default: a new in-memory store. */
+  store?: Store;
+  /** Summarizes with an LLM; see `setSummarizeCallback`. Default: the extractive summary. */
+  summarizeCallback?: SummarizeCallback;
+  /** Deadline of one summarize call in ms (then the extractive fallback runs); `null`: none. Default 30,000. */
+  summarizerTimeout?: number | null;
+  /** Counts tokens. Default: gpt-tokenizer, o200k_base. */
+  tokenCounter?: TokenCounter;
+  /** Clock in ms since the epoch, for entry timestamps. Default `Date.now`. */
+  now?: () => number;
+}
+
+const configShape = {
+  maxEntries: z.int().min(1, 'must be a positive number of entries'),
+  maxTokens: z.int().min(1, 'must be a positive number of tokens'),
+  recentWindow: z.int().min(0, 'must be 0 or more entries'),
+  minEntriesToCompress: z.int().min(1, 'must be at least 1 entry'),
+  autoCompress: z.boolean(),
+  compressionRatio: z
+    .number()
+    .gt(0, 'must be between 0 and 1 (exclusive), e.g. 0.3')
+    .lt(1, 'must be between 0 and 1 (exclusive), e.g. 0.3'),
+};
+
+const updateSchema = z.strictObject(configShape).partial();
+
+const hasMethods = (value: unknown, names: readonly string[]): boolean =>
+  typeof value === 'object' &&
+  value !== null &&
+  names.every((n) => typeof (value as Record<string, unknown>)[n] === 'function');
+
+const optionsSchema = z
+  .strictObject({
+    store: z
+      .custom<Store>(
+        (v) =>
+          hasMethods(v, ['append', 'read', 'info', 'compact', 'export', 'import', 'clear']) &&
+          (v as { specificationVersion?: unknown }).specificationVersion ===
+            STORE_SPECIFICATION_VERSION,
+        {
+          message: `expected a Store (specificationVersion "${STORE_SPECIFICATION_VERSION}"), e.g. createMemoryStore()`,
+        },
+      )
+      .optional(),
+    summarizeCallback: z
+      .custom<SummarizeCallback>((v) => typeof v === 'function', {
+        message: 'expected a function (prompt: string) => Promise<string>',
+      })
+      .optional(),
+    summarizerTimeout: z
+      .number()
+      .positive('must be a positive number of ms, or null for no deadline')
+      .nullable()
+      .optional(),
+    tokenCounter: z
+      .custom<TokenCounter>((v) => hasMethods(v, ['countText', 'countMessage']), {
+        message: 'expected a TokenCounter (countText and countMessage), e.g. createTokenCounter()',
+      })
+      .optional(),
+    now: z
+      .custom<() => number>((v) => typeof v === 'function', {
+        message: 'expected a function returning ms since the epoch',
+      })
+      .optional(),
+  })
+  .extend(updateSchema.shape);
+
+function issuesOf(error: z.ZodError, known: readonly string[]): ConfigIssue[] {
+  return error.issues.flatMap((issue): ConfigIssue[] =>
+    issue.code === 'unrecognized_keys'
+      ? issue.keys.map((key) => ({
+          path: formatPath([...issue.path, key]),
+          message: `unknown option; expected one of ${known.join(', ')}`,
+        }))
+      : [{ path: formatPath(issue.path), message: issue.message }],
+  );
+}
+
+/** Validates constructor options. @throws MemConfigError listing every bad option. */
+export function parseMemoryManagerOptions(input: unknown): {
+  config: MemoryConfig;
+  options: Omit<MemoryManagerOptions, keyof MemoryConfig>;
+} {
+  const parsed = optionsSchema.safeParse(input ?? {});
+  if (!parsed.success) {
+    throw new MemConfigError(issuesOf(parsed.error, Object.keys(optionsSchema.shape)), {
+      source: 'MemoryManager options',
+      cause: parsed.error,
+    });
+  }
+  const { store, summarizeCallback, summarizerTimeout, tokenCounter, now, ...config } = parsed.data;
+  return {
+    config: { ...DEFAULT_MEMORY_CONFIG, ...definedOnly(config) },
+    options: {
+      ...(store === undefined ? {} : { store }),
+      ...(summarizeCallback === undefined ? {} : { summarizeCallback }),
+      ...(summarizerTimeout === undefined ? {} : { summarizerTimeout }),
+      ...(tokenCounter === undefined ? {} : { tokenCounter }),
+      ...(now === undefined ? {} : { now }),
+    },
+  };
+}
+
+/** `current` with `update` applied. @throws MemConfigError listing every bad field. */
+export function applyConfigUpdate(current: MemoryConfig, update: unknown): MemoryConfig {
+  const parsed = updateSchema.safeParse(update);
+  if (!parsed.success) {
+    throw new MemConfigError(issuesOf(parsed.error, Object.keys(configShape)), {
+      source: 'MemoryManager.updateConfig',
+      cause: parsed.error,
+    });
+  }
+  return { ...current, ...definedOnly(parsed.data) };
+}
+
+type Defined<T> = { [K in keyof T]?: Exclude<T[K], undefined> };
+
+function definedOnly<T extends object>(value: T): Defined<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Defined<T>;
+}
