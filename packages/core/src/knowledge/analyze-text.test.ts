@@ -1,0 +1,93 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { analyzeText, MAX_TERM_LENGTH, STOPWORDS } from './analyze-text.ts';
+
+describe('analyzeText', () => {
+  it('lowercases words and drops punctuation', () => {
+    expect(analyzeText('Deploy FAILED: Rollback, please!')).toEqual([
+      'deploy',
+      'failed',
+      'rollback',
+      'please',
+    ]);
+  });
+
+  it('keeps ids such as AF-1042 whole and as their parts', () => {
+    expect(analyzeText('Ticket AF-1042 is blocked')).toEqual([
+      'ticket',
+      'af-1042',
+      'af',
+      '1042',
+      'blocked',
+    ]);
+    expect(analyzeText('order_id v2.1')).toEqual(['order_id', 'order', 'id', 'v2.1', 'v2', '1']);
+  });
+
+  it('does not join words across sentence punctuation or spaced dashes', () => {
+    expect(analyzeText('It ended. Next - step')).toEqual(['ended', 'next', 'step']);
+  });
+
+  it('keeps numbers', () => {
+    expect(analyzeText('Invoice 20931 costs 3.50 EUR, 42')).toEqual([
+      'invoice',
+      '20931',
+      'costs',
+      '3.50',
+      '3',
+      '50',
+      'eur',
+      '42',
+    ]);
+  });
+
+  it('strips a trailing possessive, with straight or curly apostrophes', () => {
+    expect(analyzeText("Alice's car and Bob’s bike")).toEqual(['alice', 'car', 'bob', 'bike']);
+    expect(analyzeText("AF-1042's owner")).toEqual(['af-1042', 'af', '1042', 'owner']);
+    expect(analyzeText("James' sister")).toEqual(['james', 'sister']);
+  });
+
+  it('drops stopwords, also as compound parts, and nothing else', () => {
+    expect(analyzeText('the and of it is')).toEqual([]);
+    expect(analyzeText('state-of-the-art')).toEqual(['state-of-the-art', 'state', 'art']);
+    expect(analyzeText('not before after')).toEqual(['not', 'before', 'after']);
+    for (const word of STOPWORDS) expect(analyzeText(word)).toEqual([]);
+  });
+
+  it('is Unicode-aware: accents folded, scripts kept, compatibility forms folded', () => {
+    expect(analyzeText('Café CRÈME naïve')).toEqual(['cafe', 'creme', 'naive']);
+    // Decomposed input (e + combining acute) gives the same terms as composed input.
+    expect(analyzeText('Cafe\u0301')).toEqual(analyzeText('Café'));
+    expect(analyzeText('Привет, мир')).toEqual(['привет', 'мир']);
+    expect(analyzeText('नमस्ते दुनिया')).toEqual(['नमस्ते', 'दुनिया']);
+    expect(analyzeText('한국어 텍스트')).toEqual(['한국어', '텍스트']);
+    expect(analyzeText('ＡＢＣ１２３ ﬁle')).toEqual(['abc123', 'file']);
+  });
+
+  it('cuts Han and kana runs into bigrams, and keeps a single character', () => {
+    expect(analyzeText('東京都')).toEqual(['東京', '京都']);
+    expect(analyzeText('猫')).toEqual(['猫']);
+    expect(analyzeText('GPT模型')).toEqual(['gpt', '模型']);
+  });
+
+  it('ignores emoji and symbols', () => {
+    expect(analyzeText('🚀 launch ✅ done')).toEqual(['launch', 'done']);
+  });
+
+  it('cuts very long terms, identically on both sides', () => {
+    const long = 'x'.repeat(200);
+    expect(analyzeText(long)).toEqual(['x'.repeat(MAX_TERM_LENGTH)]);
+  });
+
+  it('never throws and yields lowercase, non-empty, bounded terms', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme', maxLength: 80 }), (text) => {
+        for (const term of analyzeText(text)) {
+          expect(term.length).toBeGreaterThan(0);
+          expect(term.length).toBeLessThanOrEqual(MAX_TERM_LENGTH);
+          expect(term).toBe(term.toLowerCase());
+          expect(STOPWORDS.has(term)).toBe(false);
+        }
+      }),
+    );
+  });
+});

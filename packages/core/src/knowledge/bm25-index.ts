@@ -1,0 +1,135 @@
+import { analyzeText } from './analyze-text.ts';
+import { searchBm25 } from './bm25-search.ts';
+import type { KnowledgeChunk } from './knowledge-base-spec.ts';
+import {
+  appendPosting,
+  createPosting,
+  type Posting,
+  removeSlots,
+  renumberPosting,
+} from './postings.ts';
+import { type IndexedChunk, SlotTable } from './slot-table.ts';
+
+export { BM25_B, BM25_K1 } from './bm25-search.ts';
+export type { IndexedChunk } from './slot-table.ts';
+
+export interface ScoredChunk {
+  readonly chunk: KnowledgeChunk;
+  readonly score: number;
+}
+
+/**
+ * An inverted index over one collection, ranked with Okapi BM25 (see `searchBm25`).
+ *
+ * Each chunk gets a numeric slot (`SlotTable`), handed out in increasing order so postings
+ * (typed arrays of slots) stay sorted. Removal rewrites each affected posting once per batch;
+ * when more than half the slots are free, slots are renumbered densely.
+ */
+export class Bm25Index {
+  /** sessionId → chunk id → entry. */
+  readonly sessions = new Map<string, Map<string, IndexedChunk>>();
+  #sessionNumbers = new Map<string, number>();
+  #nextSessionNumber = 1;
+  #postings = new Map<string, Posting>();
+  #table = new SlotTable(this.#postings);
+
+  /** Number of chunks indexed. */
+  get size(): number {
+    return this.#table.size;
+  }
+
+  /**
+   * Adds chunks (already checked and copied). A chunk with the session and id of a stored one
+   * replaces it; within the batch the last one wins.
+   */
+  add(chunks: readonly KnowledgeChunk[]): void {
+    const batch = new Map<string, KnowledgeChunk>();
+    const replaced: IndexedChunk[] = [];
+    for (const chunk of chunks) {
+      // Session ids hold no control characters, so NUL separates the key parts unambiguously.
+      batch.set(`${chunk.metadata.sessionId}\u0000${chunk.id}`, chunk);
+      const old = this.sessions.get(chunk.metadata.sessionId)?.get(chunk.id);
+      if (old !== undefined) replaced.push(old);
+    }
+    this.remove(replaced);
+    for (const chunk of batch.values()) this.#insert(chunk);
+  }
+
+  /** Removes entries of this index, rewriting each affected posting once. */
+  remove(entries: readonly IndexedChunk[]): void {
+    const dead = new Set<number>();
+    const terms = new Set<string>();
+    let sparse = false;
+    for (const entry of entries) {
+      const { sessionId } = entry.chunk.metadata;
+      const session = this.sessions.get(sessionId);
+      if (session === undefined || session.get(entry.chunk.id) !== entry) continue;
+      session.delete(entry.chunk.id);
+      if (session.size === 0) {
+        this.sessions.delete(sessionId);
+        this.#sessionNumbers.delete(sessionId);
+      }
+      dead.add(entry.slot);
+      for (const term of entry.terms) terms.add(term);
+      sparse = this.#table.free(entry);
+    }
+    for (const term of terms) {
+      const posting = this.#postings.get(term);
+      if (posting === undefined) continue;
+      removeSlots(posting, dead);
+      if (posting.size === 0) this.#postings.delete(term);
+    }
+    if (sparse) {
+      const map = this.#table.renumber();
+      for (const posting of this.#postings.values()) renumberPosting(posting, map);
+    }
+  }
+
+  /**
+   * The `topK` best chunks for distinct query terms, best first; ties go to the newer chunk,
+   * then to the smaller id (then session id). `session` restricts to one session's chunks.
+   */
+  search(terms: readonly string[], topK: number, session?: string): ScoredChunk[] {
+    const table = this.#table;
+    if (table.size === 0 || terms.length === 0) return [];
+    const only = session === undefined ? 0 : this.#sessionNumbers.get(session);
+    if (only === undefined) return [];
+    table.refreshNorms();
+    return searchBm25(table, terms, topK, only).map((slot) => ({
+      chunk: (table.entries[slot] as IndexedChunk).chunk,
+      score: table.scores[slot] as number,
+    }));
+  }
+
+  #insert(chunk: KnowledgeChunk): void {
+    const { sessionId } = chunk.metadata;
+    let session = this.sessions.get(sessionId);
+    let number = this.#sessionNumbers.get(sessionId);
+    if (session === undefined || number === undefined) {
+      session = new Map();
+      number = this.#nextSessionNumber++;
+      this.sessions.set(sessionId, session);
+      this.#sessionNumbers.set(sessionId, number);
+    }
+    const analyzed = analyzeText(chunk.text);
+    const frequencies = new Map<string, number>();
+    for (const term of analyzed) frequencies.set(term, (frequencies.get(term) ?? 0) + 1);
+    const entry: IndexedChunk = {
+      chunk,
+      slot: -1,
+      session: number,
+      terms: [...frequencies.keys()],
+      length: analyzed.length,
+    };
+    this.#table.push(entry, chunk.metadata.createdAt);
+    for (const [term, tf] of frequencies) {
+      let posting = this.#postings.get(term);
+      if (posting === undefined) {
+        posting = createPosting();
+        this.#postings.set(term, posting);
+      }
+      appendPosting(posting, entry.slot, tf);
+    }
+    session.set(chunk.id, entry);
+  }
+}

@@ -1,0 +1,111 @@
+import { finishCandidates, RECHECK } from './finish-candidates.ts';
+import type { Posting } from './postings.ts';
+import { kthScore, selectTopK } from './select-top-k.ts';
+
+/** BM25 term-frequency saturation. */
+export const BM25_K1 = 1.2;
+/** BM25 length normalization. */
+export const BM25_B = 0.75;
+// Float slack on upper bounds, so rounding can never prune a document that could still tie.
+const SLACK = 1 + 1e-9;
+
+/** What a search reads from an index; scratch arrays are reused across searches. */
+export interface Bm25SearchState {
+  readonly postings: ReadonlyMap<string, Posting>;
+  /** Number of indexed documents. */
+  readonly size: number;
+  /** Per slot: `k1 · (1 - b + b · length / averageLength)`, current. */
+  readonly norms: Float64Array;
+  /** The smallest norm of any document (the shortest one). */
+  readonly minNorm: number;
+  /** Per slot: the session number (1, 2, ...). */
+  readonly sessionOf: Int32Array;
+  /** Scratch, per slot: accumulated score, valid where `stamps[slot]` is this search's. */
+  readonly scores: Float64Array;
+  readonly stamps: Uint32Array;
+  readonly touched: Int32Array;
+  /** A stamp no slot carries yet. */
+  nextStamp(): number;
+  /** Order of documents with equal scores (strict, total): newer first, then smaller id. */
+  tieBreak(a: number, b: number): boolean;
+}
+
+export interface TermList {
+  posting: Posting;
+  /** idf · (k1 + 1). */
+  weight: number;
+  /** Most this term can add to a score: `weight · maxTf / (maxTf + minNorm)`. */
+  bound: number;
+}
+
+/** Lucene's BM25 idf: never negative, even for a term in every document. */
+export function bm25Idf(documents: number, frequency: number): number {
+  return Math.log(1 + (documents - frequency + 0.5) / (frequency + 0.5));
+}
+
+/**
+ * The slots of the `topK` best documents for distinct `terms`, best first (their scores are in
+ * `state.scores`); `session` (a session number, 0 for all) restricts the candidates.
+ *
+ * Term-at-a-time with max-score pruning, exact (same result as scoring every document): each
+ * term has an upper bound on what it can add to any score, and terms are scored highest bound
+ * (rarest) first. Once the bounds of the terms left sum to less than the current k-th best
+ * score, no unscored document can reach the top k: the search stops opening documents and only
+ * finishes those that still can (`finishCandidates`), mostly the few that matched rare terms.
+ */
+export function searchBm25(
+  state: Bm25SearchState,
+  terms: readonly string[],
+  topK: number,
+  session: number,
+): number[] {
+  const lists: TermList[] = [];
+  for (const term of terms) {
+    const posting = state.postings.get(term);
+    if (posting === undefined || posting.size === 0) continue;
+    const weight = bm25Idf(state.size, posting.size) * (BM25_K1 + 1);
+    const bound = (weight * posting.maxTf) / (posting.maxTf + state.minNorm);
+    lists.push({ posting, weight, bound });
+  }
+  if (lists.length === 0) return [];
+  lists.sort((a, b) => b.bound - a.bound);
+  const rest = new Float64Array(lists.length + 1);
+  for (let i = lists.length - 1; i >= 0; i--) {
+    rest[i] = ((rest[i + 1] as number) + (lists[i] as TermList).bound) * SLACK;
+  }
+
+  const { norms, sessionOf, scores, stamps, touched } = state;
+  const stamp = state.nextStamp();
+  let count = 0;
+  let best = 0;
+  // The k-th best score costs a pass over the scored documents: look again only after the
+  // bound of the remaining terms has dropped by a fifth.
+  let checkedAt = Number.POSITIVE_INFINITY;
+  let i = 0;
+  for (; i < lists.length; i++) {
+    const remaining = rest[i] as number;
+    if (count >= topK && remaining < best && remaining <= checkedAt * RECHECK) {
+      checkedAt = remaining;
+      if (remaining < kthScore(scores, touched, count, topK)) break;
+    }
+    const { posting, weight } = lists[i] as TermList;
+    const { slots, tfs, size } = posting;
+    for (let j = 0; j < size; j++) {
+      const slot = slots[j] as number;
+      if (session !== 0 && sessionOf[slot] !== session) continue;
+      const tf = tfs[j] as number;
+      let score = (weight * tf) / (tf + (norms[slot] as number));
+      if (stamps[slot] === stamp) score += scores[slot] as number;
+      else {
+        stamps[slot] = stamp;
+        touched[count++] = slot;
+      }
+      scores[slot] = score;
+      if (score > best) best = score;
+    }
+  }
+  if (i === lists.length) return selectTopK(touched, count, topK, scores, state.tieBreak);
+  const scored = touched.subarray(0, count);
+  const candidates = finishCandidates(state, lists, rest, i, scored, topK);
+  return selectTopK(candidates, candidates.length, topK, scores, state.tieBreak);
+}

@@ -1,0 +1,85 @@
+/**
+ * The documents (slots) holding one term, with the term's frequency in each, sorted by slot.
+ * Slots are handed out in increasing order, so appending keeps a posting sorted; sorted
+ * postings let a search look a document up with a galloping search instead of a full scan.
+ */
+export interface Posting {
+  slots: Int32Array;
+  tfs: Int32Array;
+  size: number;
+  /** Highest term frequency in the posting (bounds what the term can add to a score). */
+  maxTf: number;
+}
+
+export function createPosting(): Posting {
+  return { slots: new Int32Array(4), tfs: new Int32Array(4), size: 0, maxTf: 0 };
+}
+
+/** Adds `slot` (larger than every slot in the posting) with its term frequency. */
+export function appendPosting(posting: Posting, slot: number, tf: number): void {
+  if (posting.size === posting.slots.length) {
+    posting.slots = growInt32(posting.slots, posting.size * 2);
+    posting.tfs = growInt32(posting.tfs, posting.size * 2);
+  }
+  posting.slots[posting.size] = slot;
+  posting.tfs[posting.size] = tf;
+  posting.size++;
+  if (tf > posting.maxTf) posting.maxTf = tf;
+}
+
+/** Drops the entries whose slot is in `dead`, keeping the order. */
+export function removeSlots(posting: Posting, dead: ReadonlySet<number>): void {
+  const { slots, tfs } = posting;
+  let kept = 0;
+  let maxTf = 0;
+  for (let i = 0; i < posting.size; i++) {
+    const slot = slots[i] as number;
+    if (dead.has(slot)) continue;
+    const tf = tfs[i] as number;
+    slots[kept] = slot;
+    tfs[kept] = tf;
+    if (tf > maxTf) maxTf = tf;
+    kept++;
+  }
+  posting.size = kept;
+  posting.maxTf = maxTf;
+}
+
+/** Renames every slot through `map` (increasing, so the order is kept). */
+export function renumberPosting(posting: Posting, map: Int32Array): void {
+  for (let i = 0; i < posting.size; i++) {
+    posting.slots[i] = map[posting.slots[i] as number] as number;
+  }
+}
+
+/**
+ * The first index `>= from` whose slot is `>= slot` (`size` if none): gallops forward from
+ * `from`, then bisects, so walking a sorted list of slots through a posting costs
+ * O(count · log(size / count)).
+ */
+export function seekPosting(posting: Posting, slot: number, from: number): number {
+  const { slots, size } = posting;
+  if (from >= size || (slots[from] as number) >= slot) return from;
+  let lo = from;
+  let step = 1;
+  let hi = lo + step;
+  while (hi < size && (slots[hi] as number) < slot) {
+    lo = hi;
+    step *= 2;
+    hi = lo + step;
+  }
+  if (hi > size) hi = size;
+  // slots[lo] < slot, and hi === size or slots[hi] >= slot.
+  while (lo + 1 < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((slots[mid] as number) < slot) lo = mid;
+    else hi = mid;
+  }
+  return hi;
+}
+
+function growInt32(array: Int32Array, capacity: number): Int32Array {
+  const next = new Int32Array(capacity);
+  next.set(array.subarray(0, Math.min(array.length, capacity)));
+  return next;
+}

@@ -1,0 +1,130 @@
+import { BM25_B, BM25_K1, type Bm25SearchState } from './bm25-search.ts';
+import type { KnowledgeChunk } from './knowledge-base-spec.ts';
+import type { Posting } from './postings.ts';
+
+/** A stored chunk and where it sits in the index. */
+export interface IndexedChunk {
+  readonly chunk: KnowledgeChunk;
+  slot: number;
+  /** Session number of the chunk's session (1, 2, ...). */
+  readonly session: number;
+  /** Distinct terms of the chunk, to find its postings again on removal. */
+  readonly terms: readonly string[];
+  /** Number of terms, repeats included (the BM25 document length). */
+  readonly length: number;
+}
+
+/**
+ * Per-document data of an index in typed arrays indexed by slot, plus the scratch arrays a
+ * search reuses. Slots are handed out in increasing order (so postings stay sorted) and never
+ * reused until `renumber` packs the live ones.
+ */
+export class SlotTable implements Bm25SearchState {
+  entries: Array<IndexedChunk | undefined> = [];
+  sessionOf: Int32Array = new Int32Array(64);
+  createdAt: Float64Array = new Float64Array(64);
+  norms: Float64Array = new Float64Array(64);
+  minNorm = 0;
+  scores: Float64Array = new Float64Array(64);
+  stamps: Uint32Array = new Uint32Array(64);
+  touched: Int32Array = new Int32Array(64);
+  postings: ReadonlyMap<string, Posting>;
+  size = 0;
+  #totalLength = 0;
+  #normsValid = false;
+  #stamp = 0;
+
+  constructor(postings: ReadonlyMap<string, Posting>) {
+    this.postings = postings;
+  }
+
+  /** Gives `entry` the next slot. */
+  push(entry: IndexedChunk, createdAt: number): void {
+    const slot = this.entries.length;
+    if (slot >= this.sessionOf.length) this.#grow(slot + 1);
+    entry.slot = slot;
+    this.entries.push(entry);
+    this.sessionOf[slot] = entry.session;
+    this.createdAt[slot] = createdAt;
+    this.#totalLength += entry.length;
+    this.size++;
+    this.#normsValid = false;
+  }
+
+  /** Frees a slot. True when more than half the slots are free: time to `renumber`. */
+  free(entry: IndexedChunk): boolean {
+    this.entries[entry.slot] = undefined;
+    this.#totalLength -= entry.length;
+    this.size--;
+    this.#normsValid = false;
+    return this.entries.length > 1024 && this.entries.length > 2 * this.size;
+  }
+
+  /** Gives the live entries slots 0..size-1 in the same order; returns old slot → new slot. */
+  renumber(): Int32Array {
+    const map = new Int32Array(this.entries.length).fill(-1);
+    const live: IndexedChunk[] = [];
+    this.entries.forEach((entry, slot) => {
+      if (entry === undefined) return;
+      map[slot] = live.length;
+      this.sessionOf[live.length] = this.sessionOf[slot] as number;
+      this.createdAt[live.length] = this.createdAt[slot] as number;
+      entry.slot = live.length;
+      live.push(entry);
+    });
+    this.entries = live;
+    this.#normsValid = false;
+    return map;
+  }
+
+  /** Brings the BM25 length norms up to date with the current average length. */
+  refreshNorms(): void {
+    if (this.#normsValid) return;
+    const perLength = (BM25_K1 * BM25_B * this.size) / Math.max(this.#totalLength, 1);
+    const base = BM25_K1 * (1 - BM25_B);
+    let minNorm = Number.POSITIVE_INFINITY;
+    this.entries.forEach((entry, slot) => {
+      if (entry === undefined) return;
+      const norm = base + perLength * entry.length;
+      this.norms[slot] = norm;
+      if (norm < minNorm) minNorm = norm;
+    });
+    this.minNorm = minNorm;
+    this.#normsValid = true;
+  }
+
+  nextStamp(): number {
+    if (this.#stamp === 0xffffffff) {
+      this.stamps.fill(0);
+      this.#stamp = 0;
+    }
+    return ++this.#stamp;
+  }
+
+  tieBreak = (a: number, b: number): boolean => {
+    const ta = this.createdAt[a] as number;
+    const tb = this.createdAt[b] as number;
+    if (ta !== tb) return ta > tb;
+    const ca = (this.entries[a] as IndexedChunk).chunk;
+    const cb = (this.entries[b] as IndexedChunk).chunk;
+    if (ca.id !== cb.id) return ca.id < cb.id;
+    return ca.metadata.sessionId < cb.metadata.sessionId;
+  };
+
+  #grow(slots: number): void {
+    const capacity = Math.max(slots, this.sessionOf.length * 2);
+    const sessionOf = new Int32Array(capacity);
+    sessionOf.set(this.sessionOf);
+    this.sessionOf = sessionOf;
+    const createdAt = new Float64Array(capacity);
+    createdAt.set(this.createdAt);
+    this.createdAt = createdAt;
+    const stamps = new Uint32Array(capacity);
+    stamps.set(this.stamps);
+    this.stamps = stamps;
+    this.norms = new Float64Array(capacity);
+    this.scores = new Float64Array(capacity);
+    this.touched = new Int32Array(capacity);
+    this.#normsValid = false;
+  }
+}
