@@ -103,6 +103,39 @@ export type {
   MemoryManagerListener,
 } from './facades/memory-manager/memory-manager-events.ts';
 export { DEFAULT_SUMMARIZE_PROMPT } from './facades/memory-manager/summarize-callback.ts';
+export { analyzeText, normalizeText, STOPWORDS } from './knowledge/analyze-text.ts';
+export type {
+  ArchiveIndexSource,
+  IndexSource,
+  SummaryIndexSource,
+} from './knowledge/chunk-for-index.ts';
+export { chunkForIndex } from './knowledge/chunk-for-index.ts';
+export type {
+  KnowledgeBase,
+  KnowledgeBaseCapabilities,
+  KnowledgeChunk,
+  KnowledgeChunkMetadata,
+  KnowledgeCountFilter,
+  KnowledgeDeleteFilter,
+  KnowledgeHit,
+  KnowledgeSearchOptions,
+} from './knowledge/knowledge-base-spec.ts';
+export { KNOWLEDGE_BASE_SPECIFICATION_VERSION } from './knowledge/knowledge-base-spec.ts';
+export type { MemoryKnowledgeBaseOptions } from './knowledge/memory-knowledge-base.ts';
+export { createMemoryKnowledgeBase } from './knowledge/memory-knowledge-base.ts';
+export {
+  parseChunks,
+  parseCountFilter,
+  parseDeleteFilter,
+  parseQuery,
+  parseSearchOptions,
+} from './knowledge/parse-knowledge-input.ts';
+export type { SplitTextOptions, TextSpan } from './knowledge/text-splitter.ts';
+export { splitText, splitTextSpans } from './knowledge/text-splitter.ts';
+export {
+  assertValidCollectionId,
+  MAX_COLLECTION_ID_LENGTH,
+} from './knowledge/validate-collection-id.ts';
 export { fromModelMessages, toModelMessages } from './model/convert/ai-sdk.ts';
 export type {
   AiSdkAssistantMessage,

@@ -75,6 +75,8 @@ export class InteractionLog<M extends CountedMessage = CountedMessage> implement
 }
 
 /** Groups a whole conversation at once. */
-export function groupInteractions<M extends CountedMessage>(messages: Iterable<M>): InteractionLog<M> {
+export function groupInteractions<M extends CountedMessage>(
+  messages: Iterable<M>,
+): InteractionLog<M> {
   return new InteractionLog<M>(messages);
 }
