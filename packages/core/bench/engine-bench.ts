@@ -36,32 +36,73 @@ export interface EngineResult {
   compactions: number;
 }
 
-/** Appends one turn (4 messages) and builds the next context, on a session of `history` turns. */
-export async function benchEngine(
-  name: EngineResult['profile'],
-  profile: unknown,
+/** A session of `history` turns under `profile`, with more turns waiting. */
+class EngineRun {
+  readonly samples: number[] = [];
+  compactions = 0;
+  private constructor(
+    readonly profile: EngineResult['profile'],
+    private readonly engine: MemoryEngine,
+    private readonly pending: Message[][],
+  ) {
+    engine.on('compacted', () => this.compactions++);
+  }
+
+  static async create(
+    name: EngineResult['profile'],
+    profile: unknown,
+    history: number,
+    measured: number,
+  ) {
+    const engine = createMemoryEngine({ profile });
+    const all = turns(generateConversation({ interactions: history + measured, seed: 11 }));
+    const session = engine.session('bench');
+    for (const turn of all.slice(0, history)) {
+      await session.append(turn);
+      await session.idle();
+    }
+    return new EngineRun(name, engine, all.slice(history));
+  }
+
+  /** Times `count` turns: append one turn, build the context; compaction settles untimed. */
+  async measure(count: number): Promise<void> {
+    const session = this.engine.session('bench');
+    for (let i = 0; i < count; i++) {
+      const turn = this.pending.shift()!;
+      const t0 = now();
+      await session.append(turn);
+      await session.context();
+      this.samples.push(Number(now() - t0));
+      await session.idle(); // background compaction is timed separately (benchEngineWall)
+    }
+  }
+
+  result(history: number): EngineResult {
+    return {
+      profile: this.profile,
+      interactions: history,
+      perTurn: summarize(this.samples),
+      compactions: this.compactions,
+    };
+  }
+}
+
+/**
+ * Appends one turn (4 messages) and builds the next context on sessions of `history` turns,
+ * one per profile, measured in interleaved rounds so machine noise hits both alike.
+ */
+export async function benchEngines(
+  profiles: ReadonlyArray<[EngineResult['profile'], unknown]>,
   history: number,
   measured: number,
-): Promise<EngineResult> {
-  const engine: MemoryEngine = createMemoryEngine({ profile });
-  let compactions = 0;
-  engine.on('compacted', () => compactions++);
-  const session = engine.session('bench');
-  const all = turns(generateConversation({ interactions: history + measured, seed: 11 }));
-  for (const turn of all.slice(0, history)) {
-    await session.append(turn);
-    await session.idle();
-  }
-  compactions = 0;
-  const samples: number[] = [];
-  for (const turn of all.slice(history)) {
-    const t0 = now();
-    await session.append(turn);
-    await session.context();
-    samples.push(Number(now() - t0));
-    await session.idle(); // background compaction is timed separately, below
-  }
-  return { profile: name, interactions: history, perTurn: summarize(samples), compactions };
+  rounds = 5,
+): Promise<EngineResult[]> {
+  const runs: EngineRun[] = [];
+  for (const [name, profile] of profiles)
+    runs.push(await EngineRun.create(name, profile, history, measured));
+  const perRound = Math.ceil(measured / rounds);
+  for (let r = 0; r < rounds; r++) for (const run of runs) await run.measure(perRound);
+  return runs.map((run) => run.result(history));
 }
 
 /** The whole cost, background compaction included: wall time of `measured` turns / turns. */

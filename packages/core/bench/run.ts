@@ -1,5 +1,6 @@
+import type { EngineResult } from './engine-bench.ts';
 import {
-  benchEngine,
+  benchEngines,
   benchEngineWall,
   benchExtractive,
   PLAIN_PROFILE,
@@ -8,7 +9,7 @@ import {
 import { benchTrim } from './langchain-bench.ts';
 import { fmtUs, printTable } from './stats.ts';
 import { benchTokenize } from './tokenize-bench.ts';
-import { benchWindow } from './window-bench.ts';
+import { benchWindows } from './window-bench.ts';
 
 /**
  * `pnpm bench` for @mem/core, side by side in one run:
@@ -25,9 +26,9 @@ const out: Record<string, unknown> = { bench: '@mem/core', node: process.version
 if (only === undefined || only === 'window') {
   const sizes = quick ? [1_000, 10_000] : [1_000, 10_000, 100_000];
   const turns = quick ? 500 : 2_000;
-  benchWindow(1_000, turns); // warm-up: JIT and caches, discarded
+  benchWindows([1_000], turns); // warm-up: JIT and caches, discarded
   const tok = benchTokenize(quick ? 4 : 10, 4_000);
-  const windows = sizes.map((n) => benchWindow(n, turns));
+  const windows = benchWindows(sizes, turns);
   const trimMemo = await benchTrim(1_000, quick ? 20 : 50, true);
   const trimPlain = await benchTrim(300, quick ? 5 : 10, false);
   const mem1k = windows[0]!;
@@ -94,9 +95,15 @@ if (only === undefined || only === 'window') {
 if (only === undefined || only === 'engine') {
   const history = quick ? 2_000 : 10_000;
   const measured = quick ? 200 : 1_000;
-  await benchEngine('plain', PLAIN_PROFILE, 500, 200); // warm-up, discarded
-  const plain = await benchEngine('plain', PLAIN_PROFILE, history, measured);
-  const summarizer = await benchEngine('summarizer+kb', SUMMARIZER_PROFILE, history, measured);
+  await benchEngines([['plain', PLAIN_PROFILE]], 500, 200); // warm-up, discarded
+  const [plain, summarizer] = (await benchEngines(
+    [
+      ['plain', PLAIN_PROFILE],
+      ['summarizer+kb', SUMMARIZER_PROFILE],
+    ],
+    history,
+    measured,
+  )) as [EngineResult, EngineResult];
   const wallPlain = await benchEngineWall(PLAIN_PROFILE, history, measured);
   const wallSummarizer = await benchEngineWall(SUMMARIZER_PROFILE, history, measured);
   const extractive = benchExtractive(quick ? 3 : 7);

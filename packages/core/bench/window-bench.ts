@@ -30,34 +30,62 @@ export interface WindowResult {
   windowMessages: number;
 }
 
-/** mem: append one interaction, then choose the next prompt with a 4,000-token max_tokens window. */
-export function benchWindow(history: number, turns: number): WindowResult {
-  const { past, next } = conversationFor(history, turns * 2);
-  const log = new InteractionLog(past.map((m) => withTokenCount(m, counter)));
-  const strategy = createMaxTokensStrategy({ maxTokens: BUDGET, counter });
-  strategy.select(log);
+/** A session of `history` interactions with `turns` more waiting to be appended. */
+export class WindowRun {
+  private readonly log: InteractionLog;
+  private readonly strategy = createMaxTokensStrategy({ maxTokens: BUDGET, counter });
+  private readonly next: Message[][];
+  private readonly select: number[] = [];
+  private readonly countAndSelect: number[] = [];
+  private windowMessages = 0;
 
-  const counted = next.slice(0, turns).map((turn) => turn.map((m) => withTokenCount(m, counter)));
-  const select: number[] = [];
-  let windowMessages = 0;
-  for (const turn of counted) {
-    const t0 = now();
-    for (const m of turn) log.append(m);
-    const prompt = selectionMessages(strategy.select(log));
-    select.push(Number(now() - t0));
-    windowMessages = prompt.length;
+  constructor(
+    readonly interactions: number,
+    turns: number,
+  ) {
+    const { past, next } = conversationFor(interactions, turns);
+    this.log = new InteractionLog(past.map((m) => withTokenCount(m, counter)));
+    this.next = next;
+    this.strategy.select(this.log);
   }
-  const countAndSelect: number[] = [];
-  for (const turn of next.slice(turns)) {
-    const t0 = now();
-    for (const m of turn) log.append(withTokenCount(m, counter) as CountedMessage);
-    selectionMessages(strategy.select(log));
-    countAndSelect.push(Number(now() - t0));
+
+  /** Measures `count` turns: pre-counted ones, then as many counted inside the timer. */
+  measure(count: number): void {
+    for (let i = 0; i < count; i++) {
+      const turn = this.next.shift()!.map((m) => withTokenCount(m, counter));
+      const t0 = now();
+      for (const m of turn) this.log.append(m);
+      const prompt = selectionMessages(this.strategy.select(this.log));
+      this.select.push(Number(now() - t0));
+      this.windowMessages = prompt.length;
+    }
+    for (let i = 0; i < count; i++) {
+      const turn = this.next.shift()!;
+      const t0 = now();
+      for (const m of turn) this.log.append(withTokenCount(m, counter) as CountedMessage);
+      selectionMessages(this.strategy.select(this.log));
+      this.countAndSelect.push(Number(now() - t0));
+    }
   }
-  return {
-    interactions: history,
-    select: summarize(select),
-    countAndSelect: summarize(countAndSelect),
-    windowMessages,
-  };
+
+  result(): WindowResult {
+    return {
+      interactions: this.interactions,
+      select: summarize(this.select),
+      countAndSelect: summarize(this.countAndSelect),
+      windowMessages: this.windowMessages,
+    };
+  }
+}
+
+/**
+ * mem: append one interaction, then choose the next prompt with a 4,000-token max_tokens window.
+ * Sizes are measured in interleaved rounds so drift (GC, CPU frequency, other load) hits all
+ * sizes alike.
+ */
+export function benchWindows(sizes: readonly number[], turns: number, rounds = 4): WindowResult[] {
+  const runs = sizes.map((n) => new WindowRun(n, turns * 2));
+  const perRound = Math.ceil(turns / rounds);
+  for (let r = 0; r < rounds; r++) for (const run of runs) run.measure(perRound);
+  return runs.map((run) => run.result());
 }

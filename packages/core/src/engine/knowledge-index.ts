@@ -1,6 +1,6 @@
 import type { SummarizerStrategyConfig } from '../config/profile-schema.ts';
 import type { KnowledgeChunk, KnowledgeHit } from '../knowledge/knowledge-base-spec.ts';
-import { splitText } from '../knowledge/text-splitter.ts';
+import { splitTextSpans } from '../knowledge/text-splitter.ts';
 import { groupInteractions } from '../model/interaction-log.ts';
 import { type CountedMessage, isSummaryMessage, messageText } from '../model/message.ts';
 import { renderTranscript } from '../summarize/render-transcript.ts';
@@ -22,20 +22,16 @@ export async function indexCompaction(
   const target = config.knowledge_base;
   if (kb === undefined || target === null) return;
   const split = (text: string) =>
-    splitText(text, {
+    splitTextSpans(text, {
       chunkSize: config.text_splitter.chunk_size,
       chunkOverlap: config.text_splitter.chunk_overlap,
       counter: ctx.counter,
     });
   const chunks: KnowledgeChunk[] = [];
   const add = (idBase: string, text: string, metadata: KnowledgeChunk['metadata']) => {
-    split(text).forEach((piece, i) => {
-      chunks.push({
-        id: `${idBase}:${i}`,
-        text: piece,
-        tokenCount: ctx.counter.countText(piece),
-        metadata,
-      });
+    // The splitter already counted each chunk: no second tokenization.
+    split(text).forEach((span, i) => {
+      chunks.push({ id: `${idBase}:${i}`, text: span.text, tokenCount: span.tokenCount, metadata });
     });
   };
   add(summary.id, summaryBody(summary), {

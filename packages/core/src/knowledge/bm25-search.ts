@@ -8,6 +8,8 @@ export const BM25_K1 = 1.2;
 export const BM25_B = 0.75;
 // Float slack on upper bounds, so rounding can never prune a document that could still tie.
 const SLACK = 1 + 1e-9;
+/** Most query terms a search scores: the `MAX_QUERY_TERMS` with the highest bound (rarest). */
+export const MAX_QUERY_TERMS = 8;
 
 /** What a search reads from an index; scratch arrays are reused across searches. */
 export interface Bm25SearchState {
@@ -47,7 +49,8 @@ export function bm25Idf(documents: number, frequency: number): number {
  * The slots of the `topK` best documents for distinct `terms`, best first (their scores are in
  * `state.scores`); `session` (a session number, 0 for all) restricts the candidates.
  *
- * Term-at-a-time with max-score pruning, exact (same result as scoring every document): each
+ * Term-at-a-time with max-score pruning, exact over the selected terms (same result as scoring
+ * every document with them; at most `MAX_QUERY_TERMS`, the rarest, are kept): each
  * term has an upper bound on what it can add to any score, and terms are scored highest bound
  * (rarest) first. Once the bounds of the terms left sum to less than the current k-th best
  * score, no unscored document can reach the top k: the search stops opening documents and only
@@ -69,6 +72,9 @@ export function searchBm25(
   }
   if (lists.length === 0) return [];
   lists.sort((a, b) => b.bound - a.bound);
+  // Query term selection: the rarest terms carry the ranking signal; a long question's common
+  // words add little to any score but walk the longest postings. Score the most selective ones.
+  if (lists.length > MAX_QUERY_TERMS) lists.length = MAX_QUERY_TERMS;
   const rest = new Float64Array(lists.length + 1);
   for (let i = lists.length - 1; i >= 0; i--) {
     rest[i] = ((rest[i + 1] as number) + (lists[i] as TermList).bound) * SLACK;
