@@ -197,3 +197,17 @@ describe('createMemoryKnowledgeBase', () => {
     expect((await rejection(kb.search(COLLECTION, 'x', { topK: 1 }))).code).toBe('MEM_STORE');
   });
 });
+
+describe('query term selection', () => {
+  it('scores the most selective terms of a long question, so common words cannot drown it', async () => {
+    const kb = createMemoryKnowledgeBase();
+    const common = 'order shipment customer invoice warehouse region budget meeting forecast';
+    const filler = Array.from({ length: 40 }, (_, i) =>
+      chunk(`filler:${i}`, `${common} quarter report number ${i}`),
+    );
+    await kb.add(COLLECTION, [...filler, chunk('needle:0', `${common} the zanzibar contract`)]);
+    // 10 common words (each in every chunk) plus one rare word: the rare one decides.
+    const hits = await kb.search(COLLECTION, `${common} zanzibar`, { topK: 1 });
+    expect(hits.map((h) => h.chunk.id)).toEqual(['needle:0']);
+  });
+});
