@@ -32,3 +32,15 @@ fi
 export TURBO_TELEMETRY_DISABLED=1
 
 pnpm install --frozen-lockfile --reporter=append-only 2>&1 | tail -n 5
+
+# Redis (server + cli) from Debian for @mem/store-redis tests: a standalone server and a
+# 3-master cluster are started on loopback by the test setup itself.
+if ! command -v redis-server >/dev/null 2>&1 || ! command -v redis-cli >/dev/null 2>&1; then
+  if [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null 2>&1; then
+    echo "[mem] installing redis-server and redis-tools from Debian"
+    apt-get update -qq >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server redis-tools >/dev/null
+  else
+    echo "[mem] redis-server is missing: install Redis >= 7 (redis-server, redis-cli) to run the Redis tests." >&2
+  fi
+fi
