@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MemValidationError } from '../errors/errors.ts';
-import { formatPath } from '../store/parse-store-input.ts';
+import { parseWith as parseStoreInput } from '../store/parse-store-input.ts';
 import { assertValidSessionId } from '../store/validate-ids.ts';
 import type {
   KnowledgeChunk,
@@ -98,16 +98,5 @@ export function parseQuery(query: unknown): string {
 }
 
 function parseWith<S extends z.ZodType>(schema: S, value: unknown, root: string): z.output<S> {
-  const result = schema.safeParse(value);
-  if (result.success) return result.data;
-  const issues = result.error.issues.map((issue) => ({
-    path: formatPath(root, issue.path),
-    message: issue.message,
-  }));
-  const lines = issues.map((i) => `  - ${i.path || '(root)'}: ${i.message}`).join('\n');
-  throw new MemValidationError(
-    issues[0]?.path || root || '(root)',
-    `[mem/knowledge] invalid input (${issues.length} problem${issues.length === 1 ? '' : 's'}); fix these paths:\n${lines}`,
-    { cause: result.error },
-  );
+  return parseStoreInput(schema, value, root, 'mem/knowledge');
 }

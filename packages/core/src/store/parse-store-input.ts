@@ -158,6 +158,7 @@ export function parseWith<S extends z.ZodType>(
   schema: S,
   value: unknown,
   root: string,
+  scope = 'mem/store',
 ): z.output<S> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
@@ -168,7 +169,7 @@ export function parseWith<S extends z.ZodType>(
   const lines = issues.map((i) => `  - ${i.path || '(root)'}: ${i.message}`).join('\n');
   throw new MemValidationError(
     issues[0]?.path || root || '(root)',
-    `[mem/store] invalid input (${issues.length} problem${issues.length === 1 ? '' : 's'}); fix these paths:\n${lines}`,
+    `[${scope}] invalid input (${issues.length} problem${issues.length === 1 ? '' : 's'}); fix these paths:\n${lines}`,
     { cause: result.error },
   );
 }
