@@ -208,7 +208,11 @@ export function createSession(
     async context() {
       await ensureLoaded();
       const newest = state.log.interactions.at(-1)?.messages[0];
-      const found = await searchKnowledge(ctx, id, newest);
+      let found = state.knowledge?.messageId === newest?.id ? state.knowledge?.found : undefined;
+      if (found === undefined) {
+        found = await searchKnowledge(ctx, id, newest);
+        state.knowledge = newest === undefined ? undefined : { messageId: newest.id, found };
+      }
       const activeSummaries = new Set(state.log.system.filter(isSummaryMessage).map((m) => m.id));
       const hits = found
         .flatMap((f) => f.hits)

@@ -1,3 +1,4 @@
+import type { KnowledgeHit } from '../knowledge/knowledge-base-spec.ts';
 import { InteractionLog } from '../model/interaction-log.ts';
 import type { Store, StoredMessage } from '../store/store-spec.ts';
 
@@ -17,6 +18,14 @@ export class SessionState {
   /** Long-term runs in flight or queued for this session. */
   running: Promise<void> | undefined;
   rerun = false;
+  /**
+   * Knowledge-base hits for the newest user message, reused while it stays the newest (an
+   * agent calls the LLM several times per turn, around tool calls). Dropped on every
+   * compaction, erasure or clear made here.
+   */
+  knowledge:
+    | { messageId: string; found: Array<{ collectionId: string; hits: KnowledgeHit[] }> }
+    | undefined;
 
   constructor(readonly id: string) {}
 
@@ -29,6 +38,7 @@ export class SessionState {
   }
 
   async load(store: Store): Promise<void> {
+    this.knowledge = undefined;
     const read = await store.read(this.id);
     if (this.loaded && (read.epoch < this.epoch || read.version < this.version)) return;
     this.log = new InteractionLog<StoredMessage>(read.messages);
@@ -55,5 +65,6 @@ export class SessionState {
     this.epoch = 0;
     this.loaded = false;
     this.lastInputTokens = undefined;
+    this.knowledge = undefined;
   }
 }
