@@ -5,6 +5,8 @@ export default defineConfig({
   ssr: { resolve: { conditions: ['@mem/source'] } },
   test: {
     include: ['src/**/*.test.ts'],
+    globalSetup: ['src/__fixtures__/redis-servers.ts'],
     testTimeout: 60_000,
+    hookTimeout: 60_000,
   },
 });

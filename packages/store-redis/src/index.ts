@@ -1,1 +1,4 @@
-export {};
+export { createRedisStore } from './redis-store.ts';
+export type { RedisConnection, RedisStoreOptions } from './redis-store-options.ts';
+export { DEFAULT_COMMAND_TIMEOUT_MS } from './redis-store-options.ts';
+export { encodeSessionId, sessionKeys } from './session-keys.ts';

@@ -1,0 +1,279 @@
+import {
+  assertValidSessionId,
+  MemStoreConflictError,
+  MemStoreError,
+  MemValidationError,
+  parseCompactInput,
+  parseCountedMessages,
+  parseEraseInput,
+  parseIdempotencyKey,
+  parseListOptions,
+  parseReadOptions,
+  parseReplaceInput,
+  parseSessionSnapshot,
+  STORE_SPECIFICATION_VERSION,
+  type Store,
+} from '@mem/core';
+import {
+  decodeAppendRecord,
+  decodeInfo,
+  decodeMessages,
+  decodeRecords,
+  decodeSnapshot,
+} from './decode-stored.ts';
+import { idKey, importArgs, messageArgs, storedMember, sumTokens } from './encode-stored.ts';
+import { decodeListCursor, encodeListCursor } from './list-cursor.ts';
+import { SCRIPTS } from './lua-scripts.ts';
+import {
+  checkCompaction,
+  decodePrepared,
+  epochConflict,
+  forgetClosure,
+  noActiveMessages,
+  splitPrefix,
+  summaryIdUsed,
+} from './plan-rewrite.ts';
+import { openConnection, runScript, scanKeys, storeError } from './redis-connection.ts';
+import { checkRedisStoreOptions, type RedisStoreOptions } from './redis-store-options.ts';
+import { metaKeyPattern, sessionIdOfMetaKey, sessionKeys } from './session-keys.ts';
+
+const DEFAULT_LIST_LIMIT = 100;
+
+/**
+ * A `Store` (spec `mem.store.v1`) on Redis or Redis Cluster, through ioredis.
+ *
+ * - Every change is one Lua script over the eight keys of one session, which share one hash slot
+ *   (`{namespace:base64url(sessionId)}`), so it is atomic and runs unchanged on a cluster.
+ * - Inputs are checked in TypeScript with core's parsers before any script runs; compact and
+ *   erase plan from a read at one epoch and the script commits only at that epoch (CAS).
+ * - `list` uses SCAN (on every master of a cluster), never KEYS.
+ * - With `ttlMs`, every key of a session gets PEXPIRE on each successful write.
+ * - Connection failures, timeouts and server errors reject with `MemStoreError`.
+ */
+export function createRedisStore(options: RedisStoreOptions): Store {
+  const { prefix, namespace, ttlMs, now, commandTimeoutMs } = checkRedisStoreOptions(options);
+  const { client, owned } = openConnection(options, commandTimeoutMs);
+  const ttl = ttlMs ?? 0;
+  let closed = false;
+
+  const begin = (sessionId: unknown): string[] => {
+    assertValidSessionId(sessionId);
+    assertOpen();
+    return sessionKeys(prefix, namespace, sessionId);
+  };
+  const assertOpen = (): void => {
+    if (closed) {
+      throw new MemStoreError(
+        '[mem/redis] this store is closed; create a new one with createRedisStore().',
+      );
+    }
+  };
+  const run = (keys: string[], script: keyof typeof SCRIPTS, args: (string | number)[]) =>
+    runScript(client, SCRIPTS[script], keys, args);
+  const at = () => String(now());
+
+  const store: Store = {
+    specificationVersion: STORE_SPECIFICATION_VERSION,
+    capabilities: Object.freeze({ ttl: true, multiProcess: true, durable: true }),
+    namespace,
+
+    append: op('append', async (sessionId, messages, appendOptions) => {
+      const keys = begin(sessionId);
+      const batch = parseCountedMessages(messages);
+      const key = parseIdempotencyKey(appendOptions);
+      const args = [at(), ttl, key, sumTokens(batch), batch.length, ...messageArgs(batch)];
+      const [status, value] = (await run(keys, 'append', args)) as [string, unknown];
+      if (status === 'id') {
+        const i = Number(value);
+        throw new MemValidationError(
+          `messages[${i}].id`,
+          `[mem/store] messages[${i}].id ${JSON.stringify(batch[i]?.id)} is already used in session ${JSON.stringify(sessionId)}; message ids are unique per session (active or archived).`,
+        );
+      }
+      return decodeAppendRecord(value, status === 'dup');
+    }),
+
+    read: op('read', async (sessionId, readOptions) => {
+      const keys = begin(sessionId);
+      const range = parseReadOptions(readOptions);
+      const rev = range.limit !== undefined && range.from === 'end';
+      const [head, members] = (await run(keys, 'read', [
+        range.afterSeq === undefined ? '-inf' : `(${range.afterSeq}`,
+        range.beforeSeq === undefined ? '+inf' : `(${range.beforeSeq}`,
+        rev ? '1' : '0',
+        range.limit === undefined ? '' : range.limit,
+      ])) as [string[], string[]];
+      const messages = decodeMessages(rev ? [...members].reverse() : members);
+      return { version: Number(head[1]), epoch: Number(head[2]), messages };
+    }),
+
+    info: op('info', async (sessionId) => {
+      const keys = begin(sessionId);
+      const meta = await client.hgetall(keys[0] as string);
+      return meta.state === 'live' ? decodeInfo(sessionId, meta) : null;
+    }),
+
+    compact: op('compact', async (sessionId, input) => {
+      const keys = begin(sessionId);
+      const checked = parseCompactInput(input);
+      const { expectedEpoch, throughSeq, summary, record } = checked;
+      const prepared = decodePrepared(
+        await run(keys, 'prepare', [throughSeq, idKey(summary.id), '0']),
+      );
+      if (prepared.epoch !== expectedEpoch) {
+        throw epochConflict(sessionId, expectedEpoch, prepared.epoch);
+      }
+      const { rest } = splitPrefix(sessionId, prepared, throughSeq, checked.keepSeqs);
+      const replaced = rest.map((i) => prepared.messages[i]!);
+      checkCompaction(sessionId, prepared, checked, replaced);
+      const members = rest.map((i) => prepared.members[i]!);
+      const [status, version, epoch] = (await run(keys, 'compact', [
+        at(),
+        ttl,
+        expectedEpoch,
+        idKey(summary.id),
+        storedMember(summary, throughSeq),
+        throughSeq,
+        JSON.stringify(record),
+        `[${members.join(',')}]`,
+        replaced.length,
+        summary.tokenCount - sumTokens(replaced),
+        ...members,
+      ])) as [string, number, number];
+      if (status === 'epoch') throw epochConflict(sessionId, expectedEpoch, version);
+      if (status === 'gone') throw noActiveMessages(sessionId);
+      if (status === 'sid') throw summaryIdUsed(sessionId, summary.id);
+      return { version, epoch, summarySeq: throughSeq };
+    }),
+
+    erase: op('erase', async (sessionId, input) => {
+      const keys = begin(sessionId);
+      const { expectedEpoch, throughSeq, keepSeqs } = parseEraseInput(input);
+      const prepared = decodePrepared(await run(keys, 'prepare', [throughSeq, '', '1']));
+      if (prepared.epoch !== expectedEpoch) {
+        throw epochConflict(sessionId, expectedEpoch, prepared.epoch);
+      }
+      const { rest } = splitPrefix(sessionId, prepared, throughSeq, keepSeqs);
+      const erased = rest.map((i) => prepared.messages[i]!);
+      const forgotten = forgetClosure(erased, prepared.records);
+      const [status, version, epoch] = (await run(keys, 'erase', [
+        at(),
+        ttl,
+        expectedEpoch,
+        -sumTokens(erased),
+        erased.length,
+        forgotten.ids.length,
+        forgotten.summaries.length,
+        ...rest.map((i) => prepared.members[i]!),
+        ...forgotten.ids,
+        ...forgotten.summaries,
+      ])) as [string, number, number];
+      if (status === 'epoch') throw epochConflict(sessionId, expectedEpoch, version);
+      if (status === 'gone') throw noActiveMessages(sessionId);
+      return { version, epoch, erasedCount: erased.length };
+    }),
+
+    replace: op('replace', async (sessionId, input) => {
+      const keys = begin(sessionId);
+      const { expectedVersion, messages } = parseReplaceInput(input);
+      const [status, value] = (await run(keys, 'replace', [
+        at(),
+        ttl,
+        expectedVersion ?? '',
+        sumTokens(messages),
+        messages.length,
+        ...messageArgs(messages),
+      ])) as [string, unknown];
+      if (status === 'version') {
+        throw new MemStoreConflictError({
+          sessionId,
+          expectedVersion: expectedVersion ?? 0,
+          actualVersion: Number(value),
+        });
+      }
+      return decodeAppendRecord(value, false);
+    }),
+
+    clear: op('clear', async (sessionId) => {
+      const keys = begin(sessionId);
+      return (await run(keys, 'clear', [at(), ttl])) === 1;
+    }),
+
+    summaries: op('summaries', async (sessionId) => {
+      const keys = begin(sessionId);
+      return decodeRecords((await run(keys, 'summaries', [])) as unknown[]);
+    }),
+
+    archived: op('archived', async (sessionId, summaryId) => {
+      const keys = begin(sessionId);
+      if (typeof summaryId !== 'string') return [];
+      const text = await run(keys, 'archived', [idKey(summaryId)]);
+      if (typeof text !== 'string') return [];
+      const members = (JSON.parse(text) as unknown[]).map((m) => JSON.stringify(m));
+      return decodeMessages(members, 'an archived message');
+    }),
+
+    list: op('list', async (listOptions) => {
+      const { cursor, limit = DEFAULT_LIST_LIMIT } = parseListOptions(listOptions);
+      const after = cursor === undefined ? undefined : decodeListCursor(cursor);
+      assertOpen();
+      const found = await scanKeys(client, metaKeyPattern(prefix, namespace));
+      const candidates = [
+        ...new Set(
+          found
+            .map((key) => sessionIdOfMetaKey(prefix, namespace, key))
+            .filter((id): id is string => id !== undefined && (after === undefined || id > after)),
+        ),
+      ].sort();
+      const live: string[] = [];
+      for (let i = 0; i < candidates.length && live.length <= limit; i += limit + 1) {
+        const chunk = candidates.slice(i, i + limit + 1);
+        const states = await Promise.all(
+          chunk.map((id) => client.hget(sessionKeys(prefix, namespace, id)[0] as string, 'state')),
+        );
+        chunk.forEach((id, j) => {
+          if (states[j] === 'live') live.push(id);
+        });
+      }
+      const sessionIds = live.slice(0, limit);
+      const last = sessionIds[sessionIds.length - 1];
+      return live.length > limit && last !== undefined
+        ? { sessionIds, cursor: encodeListCursor(last) }
+        : { sessionIds };
+    }),
+
+    export: op('export', async (sessionId) => {
+      const keys = begin(sessionId);
+      const reply = await run(keys, 'export', []);
+      return reply === null ? null : decodeSnapshot(sessionId, reply);
+    }),
+
+    import: op('import', async (snapshot) => {
+      begin((snapshot as { sessionId?: unknown } | null)?.sessionId);
+      const checked = parseSessionSnapshot(snapshot);
+      const keys = sessionKeys(prefix, namespace, checked.sessionId);
+      await run(keys, 'import', importArgs(checked, ttl));
+    }),
+
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      if (owned) client.disconnect();
+    },
+  };
+  return store;
+}
+
+/** Runs an operation; anything that is not a MemError becomes a MemStoreError naming it. */
+function op<A extends unknown[], R>(
+  name: string,
+  operation: (...args: A) => Promise<R>,
+): (...args: A) => Promise<R> {
+  return async (...args) => {
+    try {
+      return await operation(...args);
+    } catch (error) {
+      throw storeError(name, error);
+    }
+  };
+}

@@ -1,0 +1,43 @@
+/** Suffixes of the eight keys of one session, in the order every Lua script takes them. */
+export const KEY_SUFFIXES = ['m', 'a', 'i', 'r', 's', 'x', 'k', 'q'] as const;
+
+/**
+ * The session id as key text: base64url of its UTF-8 bytes, so no user text can form a hash tag,
+ * a glob pattern or a `:` boundary, and distinct ids never collide.
+ */
+export function encodeSessionId(sessionId: string): string {
+  return Buffer.from(sessionId, 'utf8').toString('base64url');
+}
+
+export function decodeSessionId(encoded: string): string {
+  return Buffer.from(encoded, 'base64url').toString('utf8');
+}
+
+/**
+ * `${prefix}:{${namespace}:${encodedId}}:${suffix}` for every suffix: the hash tag
+ * `{namespace:encodedId}` puts all keys of a session in one Redis Cluster slot.
+ */
+export function sessionKeys(prefix: string, namespace: string, sessionId: string): string[] {
+  const base = `${prefix}:{${namespace}:${encodeSessionId(sessionId)}}`;
+  return KEY_SUFFIXES.map((suffix) => `${base}:${suffix}`);
+}
+
+/** SCAN pattern of the meta keys of a namespace (prefix and namespace hold no glob characters). */
+export function metaKeyPattern(prefix: string, namespace: string): string {
+  return `${prefix}:{${namespace}:*}:m`;
+}
+
+/** The session id of a meta key matched by `metaKeyPattern`, or undefined for any other key. */
+export function sessionIdOfMetaKey(
+  prefix: string,
+  namespace: string,
+  key: string,
+): string | undefined {
+  const head = `${prefix}:{${namespace}:`;
+  const tail = '}:m';
+  if (!key.startsWith(head) || !key.endsWith(tail)) return undefined;
+  const encoded = key.slice(head.length, key.length - tail.length);
+  if (!/^[A-Za-z0-9_-]+$/.test(encoded)) return undefined;
+  const id = decodeSessionId(encoded);
+  return encodeSessionId(id) === encoded ? id : undefined;
+}

@@ -1,0 +1,125 @@
+import type { Database } from 'better-sqlite3';
+
+/**
+ * Schema migrations, one per version: `MIGRATIONS[i]` takes the schema from version `i` to
+ * `i + 1` (`PRAGMA user_version`). Never edit a shipped migration; append a new one.
+ *
+ * Every table is keyed by `(namespace, session_id)`, so stores of many tenants share one file.
+ */
+export const MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE mem_sessions (
+    namespace TEXT NOT NULL,
+    session_id TEXT NOT NULL,
+    sort_key BLOB NOT NULL,
+    live INTEGER NOT NULL,
+    version INTEGER NOT NULL,
+    epoch INTEGER NOT NULL,
+    last_seq INTEGER NOT NULL,
+    message_count INTEGER NOT NULL,
+    token_count INTEGER NOT NULL,
+    created_at REAL NOT NULL,
+    updated_at REAL NOT NULL,
+    expires_at REAL,
+    PRIMARY KEY (namespace, session_id)
+  ) WITHOUT ROWID;
+  CREATE INDEX mem_sessions_list ON mem_sessions (namespace, sort_key);
+  CREATE INDEX mem_sessions_expiry ON mem_sessions (namespace, expires_at)
+    WHERE expires_at IS NOT NULL;
+
+  CREATE TABLE mem_messages (
+    namespace TEXT NOT NULL,
+    session_id TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    id TEXT NOT NULL,
+    token_count INTEGER NOT NULL,
+    json TEXT NOT NULL,
+    PRIMARY KEY (namespace, session_id, seq)
+  ) WITHOUT ROWID;
+  CREATE INDEX mem_messages_id ON mem_messages (namespace, session_id, id);
+
+  CREATE TABLE mem_archive (
+    namespace TEXT NOT NULL,
+    session_id TEXT NOT NULL,
+    summary_id TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    id TEXT NOT NULL,
+    json TEXT NOT NULL
+  );
+  CREATE INDEX mem_archive_summary ON mem_archive (namespace, session_id, summary_id);
+  CREATE INDEX mem_archive_id ON mem_archive (namespace, session_id, id);
+
+  CREATE TABLE mem_summaries (
+    namespace TEXT NOT NULL,
+    session_id TEXT NOT NULL,
+    summary_id TEXT NOT NULL,
+    json TEXT NOT NULL,
+    UNIQUE (namespace, session_id, summary_id)
+  );
+
+  CREATE TABLE mem_idempotency (
+    namespace TEXT NOT NULL,
+    session_id TEXT NOT NULL,
+    key TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    epoch INTEGER NOT NULL,
+    first_seq INTEGER NOT NULL,
+    last_seq INTEGER NOT NULL,
+    UNIQUE (namespace, session_id, key)
+  );
+  -- Index entries end with the rowid, so this also yields a session's keys oldest first.
+  CREATE INDEX mem_idempotency_order ON mem_idempotency (namespace, session_id);
+  `,
+  `
+  CREATE TABLE mem_kb_collections (
+    id INTEGER PRIMARY KEY,
+    namespace TEXT NOT NULL,
+    collection_id TEXT NOT NULL,
+    UNIQUE (namespace, collection_id)
+  );
+
+  CREATE TABLE mem_kb_chunks (
+    id INTEGER PRIMARY KEY,
+    collection INTEGER NOT NULL REFERENCES mem_kb_collections (id),
+    session_id TEXT NOT NULL,
+    chunk_id TEXT NOT NULL,
+    created_at REAL NOT NULL,
+    json TEXT NOT NULL,
+    UNIQUE (collection, session_id, chunk_id)
+  );
+
+  -- Contentless: the text lives in mem_kb_chunks.json; rowid = mem_kb_chunks.id. 'scope' holds
+  -- one token per collection ('c' + its id), so a search only visits its own collection's postings.
+  CREATE VIRTUAL TABLE mem_kb_fts USING fts5 (
+    scope, body, content = '', contentless_delete = 1,
+    tokenize = 'unicode61 remove_diacritics 2'
+  );
+  `,
+];
+
+/** The schema version this package writes. */
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/**
+ * Brings the schema up to `SCHEMA_VERSION` in one IMMEDIATE transaction: the write lock is taken
+ * before `user_version` is read, so processes opening the same file at once apply each migration
+ * exactly once (the others wait on the busy timeout, then see the new version and do nothing).
+ *
+ * @throws Error when the file was written by a newer version of this package.
+ */
+export function migrate(db: Database): void {
+  const current = () => db.pragma('user_version', { simple: true }) as number;
+  if (current() === SCHEMA_VERSION) return;
+  db.transaction(() => {
+    const from = current();
+    if (from > SCHEMA_VERSION) {
+      throw new Error(
+        `schema version ${from} is newer than this package supports (${SCHEMA_VERSION}); upgrade @mem/store-sqlite`,
+      );
+    }
+    for (let version = from; version < SCHEMA_VERSION; version++) {
+      db.exec(MIGRATIONS[version] as string);
+    }
+    db.pragma(`user_version = ${SCHEMA_VERSION}`);
+  }).immediate();
+}

@@ -1,0 +1,108 @@
+import { assertValidNamespace, type ConfigIssue, MemConfigError, MemError } from '@mem/core';
+import type { Database } from 'better-sqlite3';
+
+/** `synchronous` PRAGMA: `NORMAL` survives a process crash in WAL mode, `FULL` also power loss. */
+export type SqliteSynchronous = 'NORMAL' | 'FULL';
+
+interface SqliteStoreCommonOptions {
+  /** The tenant this store is bound to: 1-64 letters, digits, `_` or `-`. Default `'default'`. */
+  namespace?: string;
+  /** Sessions expire this many ms after their last write. Default: never. */
+  ttlMs?: number;
+  /** How long a write waits for another connection's write lock, in ms. Default 5,000. */
+  busyTimeoutMs?: number;
+  /** Durability of a commit (see the README). Default `'NORMAL'`. */
+  synchronous?: SqliteSynchronous;
+  /** Clock in ms since the epoch, for `createdAt`/`updatedAt` and TTL. Default `Date.now`. */
+  now?: () => number;
+}
+
+/** Open a database file (created if missing), or `':memory:'` for a private in-memory database. */
+export interface SqliteStorePathOptions extends SqliteStoreCommonOptions {
+  path: string;
+  database?: never;
+}
+
+/** Use an existing better-sqlite3 connection; the caller keeps ownership (close() leaves it open). */
+export interface SqliteStoreDatabaseOptions extends SqliteStoreCommonOptions {
+  database: Database;
+  path?: never;
+}
+
+export type SqliteStoreOptions = SqliteStorePathOptions | SqliteStoreDatabaseOptions;
+
+export interface CheckedSqliteStoreOptions {
+  source: { kind: 'path'; path: string } | { kind: 'database'; database: Database };
+  namespace: string;
+  ttlMs: number | undefined;
+  busyTimeoutMs: number;
+  synchronous: SqliteSynchronous;
+  now: () => number;
+}
+
+/** Options with defaults applied. @throws MemConfigError listing every bad option. */
+export function checkSqliteStoreOptions(
+  options: SqliteStoreOptions,
+  source = 'createSqliteStore options',
+): CheckedSqliteStoreOptions {
+  const issues: ConfigIssue[] = [];
+  const given = (options ?? {}) as Partial<Record<keyof SqliteStorePathOptions, unknown>> & {
+    database?: unknown;
+  };
+  const namespace = given.namespace ?? 'default';
+  try {
+    assertValidNamespace(namespace);
+  } catch (error) {
+    if (!MemError.isInstance(error)) throw error;
+    issues.push({
+      path: 'namespace',
+      message: 'use 1-64 letters, digits, "_" or "-", starting with a letter or digit',
+    });
+  }
+  const { path, database, ttlMs, busyTimeoutMs, synchronous, now } = given;
+  if ((path === undefined) === (database === undefined)) {
+    issues.push({ path: 'path', message: 'pass exactly one of `path` or `database`' });
+  } else if (path !== undefined && (typeof path !== 'string' || path.length === 0)) {
+    issues.push({ path: 'path', message: "expected a file path or ':memory:'" });
+  } else if (database !== undefined && !isDatabase(database)) {
+    issues.push({ path: 'database', message: 'expected an open better-sqlite3 Database' });
+  }
+  if (ttlMs !== undefined && !isPositive(ttlMs)) {
+    issues.push({ path: 'ttlMs', message: 'expected a positive number of milliseconds' });
+  }
+  if (busyTimeoutMs !== undefined && !(isPositive(busyTimeoutMs) || busyTimeoutMs === 0)) {
+    issues.push({ path: 'busyTimeoutMs', message: 'expected a non-negative number of ms' });
+  }
+  if (synchronous !== undefined && synchronous !== 'NORMAL' && synchronous !== 'FULL') {
+    issues.push({ path: 'synchronous', message: "expected 'NORMAL' or 'FULL'" });
+  }
+  if (now !== undefined && typeof now !== 'function') {
+    issues.push({ path: 'now', message: 'expected a function returning ms since the epoch' });
+  }
+  if (issues.length > 0) throw new MemConfigError(issues, { source });
+  return {
+    source:
+      database === undefined
+        ? { kind: 'path', path: path as string }
+        : { kind: 'database', database: database as Database },
+    namespace: namespace as string,
+    ttlMs: ttlMs as number | undefined,
+    busyTimeoutMs: Math.floor((busyTimeoutMs as number | undefined) ?? 5_000),
+    synchronous: (synchronous as SqliteSynchronous | undefined) ?? 'NORMAL',
+    now: (now as (() => number) | undefined) ?? Date.now,
+  };
+}
+
+function isPositive(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value) && value > 0;
+}
+
+function isDatabase(value: unknown): value is Database {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { prepare?: unknown }).prepare === 'function' &&
+    typeof (value as { transaction?: unknown }).transaction === 'function' &&
+    typeof (value as { pragma?: unknown }).pragma === 'function'
+  );
+}

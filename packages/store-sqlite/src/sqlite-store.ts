@@ -1,0 +1,305 @@
+import {
+  assertValidSessionId,
+  MemStoreConflictError,
+  MemStoreError,
+  parseCompactInput,
+  parseCountedMessages,
+  parseEraseInput,
+  parseIdempotencyKey,
+  parseListOptions,
+  parseReadOptions,
+  parseReplaceInput,
+  parseSessionSnapshot,
+  STORE_SPECIFICATION_VERSION,
+  type Store,
+} from '@mem/core';
+import { type Connection, connect } from './connection.ts';
+import { decodeListCursor, encodeListCursor, sortKey } from './list-cursor.ts';
+import { compactSession, eraseSession, replaceSession } from './sqlite-rewrite.ts';
+import {
+  appendMessages,
+  assertNewIds,
+  epochConflictError,
+  findDuplicate,
+  headOf,
+  infoOf,
+  isExpired,
+  saveHead,
+  storedOf,
+} from './sqlite-session.ts';
+import { importSnapshot, snapshotOf } from './sqlite-snapshot.ts';
+import { checkSqliteStoreOptions, type SqliteStoreOptions } from './sqlite-store-options.ts';
+import {
+  prepareStatements,
+  type SessionKey,
+  type SessionRow,
+  type Statements,
+} from './statements.ts';
+
+const DEFAULT_LIST_LIMIT = 100;
+const NO_UPPER_BOUND = Number.MAX_SAFE_INTEGER;
+
+/**
+ * A `Store` (spec `mem.store.v1`) on SQLite through better-sqlite3, with the in-memory store's
+ * semantics exactly (same validation, errors and counters; `@mem/store-test-suite` checks it).
+ *
+ * - Connects lazily on first use: PRAGMAs (WAL for files, busy timeout, foreign keys,
+ *   synchronous), then schema migrations by `user_version`.
+ * - Every operation is one transaction; writes are `BEGIN IMMEDIATE`, so writers in several
+ *   processes serialize on SQLite's write lock and a failing call changes nothing.
+ * - Every statement is prepared once per connection; values are bound, never part of SQL text.
+ * - Tail reads (`from: 'end'` + `limit`) walk the `(namespace, session_id, seq)` key backwards:
+ *   O(limit), whatever the session's length.
+ * - `clear` keeps the counters (a row with `live = 0`) until the TTL ends; expired sessions read
+ *   as absent and are deleted on the next write to them, or by a sweep (at most once per `ttlMs`).
+ * - `close()` closes a connection the store opened (`path`); a `database` given by the caller
+ *   stays open.
+ */
+export function createSqliteStore(options: SqliteStoreOptions): Store {
+  const checked = checkSqliteStoreOptions(options);
+  const { namespace, ttlMs, now, source } = checked;
+  const inMemory = source.kind === 'path' ? source.path === ':memory:' : source.database.memory;
+  let connection: Connection<Statements> | undefined;
+  let closed = false;
+  let lastSweepAt = Number.NEGATIVE_INFINITY;
+
+  const assertOpen = (): void => {
+    if (closed) {
+      throw new MemStoreError(
+        '[mem/sqlite] this store is closed; create a new one with createSqliteStore().',
+      );
+    }
+  };
+  const conn = (): Connection<Statements> => {
+    connection ??= connect(checked, 'createSqliteStore', prepareStatements);
+    return connection;
+  };
+  const begin = (sessionId: unknown): number => {
+    assertValidSessionId(sessionId);
+    assertOpen();
+    return now();
+  };
+  const keyOf = (sid: string): SessionKey => ({ ns: namespace, sid });
+  const expiry = (at: number) => (ttlMs === undefined ? null : at + ttlMs);
+  /** The session row as a read sees it: undefined when absent or expired. */
+  const rowFor = (st: Statements, key: SessionKey, at: number): SessionRow | undefined => {
+    const row = st.session.get(key);
+    return isExpired(row, at) ? undefined : row;
+  };
+  const liveRow = (st: Statements, key: SessionKey, at: number) => {
+    const row = rowFor(st, key, at);
+    return row?.live === 1 ? row : undefined;
+  };
+  /** The session row as a write sees it: an expired session is deleted first. */
+  const rowForWrite = (st: Statements, key: SessionKey, at: number) => {
+    const row = st.session.get(key);
+    if (!isExpired(row, at)) return row;
+    st.deleteData.run(key);
+    st.deleteSession.run(key);
+    return undefined;
+  };
+  const sweep = (st: Statements, at: number): void => {
+    if (ttlMs === undefined || at - lastSweepAt < ttlMs) return;
+    lastSweepAt = at;
+    st.deleteExpired.run({ ns: namespace, at });
+  };
+
+  return {
+    specificationVersion: STORE_SPECIFICATION_VERSION,
+    capabilities: Object.freeze({ ttl: true, multiProcess: !inMemory, durable: !inMemory }),
+    namespace,
+
+    append: run((sessionId, messages, appendOptions) => {
+      const at = begin(sessionId);
+      const batch = parseCountedMessages(messages);
+      const idempotencyKey = parseIdempotencyKey(appendOptions);
+      const key = keyOf(sessionId);
+      return conn().write((st) => {
+        const head = headOf(rowForWrite(st, key, at), at);
+        const duplicate = findDuplicate(st, key, idempotencyKey);
+        if (duplicate !== undefined) return duplicate;
+        assertNewIds(st, key, batch);
+        const result = appendMessages(st, key, head, batch, idempotencyKey, at);
+        saveHead(st, key, head, expiry(at));
+        sweep(st, at);
+        return result;
+      });
+    }),
+
+    read: run((sessionId, readOptions) => {
+      const at = begin(sessionId);
+      const range = parseReadOptions(readOptions);
+      const key = keyOf(sessionId);
+      return conn().read((st) => {
+        const row = rowFor(st, key, at);
+        const version = row?.version ?? 0;
+        const epoch = row?.epoch ?? 0;
+        if (row?.live !== 1) return { version, epoch, messages: [] };
+        const params = {
+          ...key,
+          after: range.afterSeq ?? 0,
+          before: range.beforeSeq ?? NO_UPPER_BOUND,
+          limit: range.limit ?? -1,
+        };
+        const rows =
+          range.from === 'end' && range.limit !== undefined
+            ? st.readDescending.all(params).reverse()
+            : st.readAscending.all(params);
+        return { version, epoch, messages: rows.map(storedOf) };
+      });
+    }),
+
+    info: run((sessionId) => {
+      const at = begin(sessionId);
+      return conn().read((st) => {
+        const row = liveRow(st, keyOf(sessionId), at);
+        return row === undefined ? null : infoOf(sessionId, row);
+      });
+    }),
+
+    compact: run((sessionId, input) => {
+      const at = begin(sessionId);
+      const parsed = parseCompactInput(input);
+      const key = keyOf(sessionId);
+      return conn().write((st) => {
+        const head = headOf(rowForWrite(st, key, at), at);
+        if (head.epoch !== parsed.expectedEpoch) {
+          throw epochConflictError(sessionId, parsed.expectedEpoch, head.epoch);
+        }
+        const result = compactSession(st, key, head, parsed, at);
+        saveHead(st, key, head, expiry(at));
+        sweep(st, at);
+        return result;
+      });
+    }),
+
+    erase: run((sessionId, input) => {
+      const at = begin(sessionId);
+      const parsed = parseEraseInput(input);
+      const key = keyOf(sessionId);
+      return conn().write((st) => {
+        const head = headOf(rowForWrite(st, key, at), at);
+        if (head.epoch !== parsed.expectedEpoch) {
+          throw epochConflictError(sessionId, parsed.expectedEpoch, head.epoch);
+        }
+        const result = eraseSession(st, key, head, parsed.throughSeq, at, parsed.keepSeqs);
+        saveHead(st, key, head, expiry(at));
+        sweep(st, at);
+        return result;
+      });
+    }),
+
+    replace: run((sessionId, input) => {
+      const at = begin(sessionId);
+      const parsed = parseReplaceInput(input);
+      const key = keyOf(sessionId);
+      return conn().write((st) => {
+        const head = headOf(rowForWrite(st, key, at), at);
+        if (parsed.expectedVersion !== undefined && parsed.expectedVersion !== head.version) {
+          throw versionConflict(sessionId, parsed.expectedVersion, head.version);
+        }
+        const result = replaceSession(st, key, head, parsed.messages, at);
+        saveHead(st, key, head, expiry(at));
+        sweep(st, at);
+        return result;
+      });
+    }),
+
+    clear: run((sessionId) => {
+      const at = begin(sessionId);
+      const key = keyOf(sessionId);
+      return conn().write((st) => {
+        const row = rowForWrite(st, key, at);
+        if (row?.live !== 1) return false;
+        st.deleteData.run(key);
+        const head = headOf(row, at);
+        const left = { ...head, version: head.version + 1, epoch: head.epoch + 1 };
+        saveHead(st, key, { ...left, messageCount: 0, tokenCount: 0 }, expiry(at), false);
+        sweep(st, at);
+        return true;
+      });
+    }),
+
+    summaries: run((sessionId) => {
+      const at = begin(sessionId);
+      const key = keyOf(sessionId);
+      return conn().read((st) =>
+        liveRow(st, key, at) === undefined
+          ? []
+          : st.summaries.all(key).map((r) => JSON.parse(r.json)),
+      );
+    }),
+
+    archived: run((sessionId, summaryId) => {
+      const at = begin(sessionId);
+      const key = keyOf(sessionId);
+      return conn().read((st) =>
+        liveRow(st, key, at) === undefined || typeof summaryId !== 'string'
+          ? []
+          : st.archived.all({ ...key, summaryId }).map(storedOf),
+      );
+    }),
+
+    list: run((listOptions) => {
+      const { cursor, limit = DEFAULT_LIST_LIMIT } = parseListOptions(listOptions);
+      const after = cursor === undefined ? undefined : decodeListCursor(cursor);
+      assertOpen();
+      const at = now();
+      const rows = conn().read((st) =>
+        st.listLive.all({
+          ns: namespace,
+          at,
+          after: after === undefined ? Buffer.alloc(0) : sortKey(after),
+          limit: limit + 1,
+        }),
+      );
+      const sessionIds = rows.slice(0, limit).map((r) => r.session_id);
+      const last = sessionIds[sessionIds.length - 1];
+      return rows.length > limit && last !== undefined
+        ? { sessionIds, cursor: encodeListCursor(last) }
+        : { sessionIds };
+    }),
+
+    export: run((sessionId) => {
+      const at = begin(sessionId);
+      const key = keyOf(sessionId);
+      return conn().read((st) => {
+        const row = liveRow(st, key, at);
+        return row === undefined ? null : snapshotOf(st, key, row);
+      });
+    }),
+
+    import: run((snapshot) => {
+      begin((snapshot as { sessionId?: unknown } | null)?.sessionId);
+      const parsed = parseSessionSnapshot(snapshot);
+      const at = now();
+      const key = keyOf(parsed.sessionId);
+      conn().write((st) => {
+        importSnapshot(st, key, parsed, expiry(at));
+        sweep(st, at);
+      });
+    }),
+
+    close: run(() => {
+      if (closed) return;
+      closed = true;
+      if (connection?.owned === true) connection.db.close();
+      connection = undefined;
+    }),
+  };
+}
+
+function versionConflict(sessionId: string, expectedVersion: number, actualVersion: number) {
+  return new MemStoreConflictError({ sessionId, expectedVersion, actualVersion });
+}
+
+/** Wraps a synchronous operation as the async method the spec declares; throws become rejections. */
+function run<A extends unknown[], R>(operation: (...args: A) => R): (...args: A) => Promise<R> {
+  return (...args) => {
+    try {
+      return Promise.resolve(operation(...args));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  };
+}
