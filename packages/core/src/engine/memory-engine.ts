@@ -114,6 +114,16 @@ export function createMemoryEngine(options: MemoryEngineOptions): MemoryEngine {
     configured.length > 0
       ? configured
       : [createMaxTokensStrategy({ maxTokens: Number.MAX_SAFE_INTEGER, counter })];
+  // Without long-term strategies a session grows without bound; a plain token window (no
+  // conditions, which could hide tokens) needs only the tail, so only the tail is loaded.
+  const windows = profile.shortTerm;
+  const tailTokens =
+    profile.longTerm.length === 0 &&
+    persistence === 'INCREMENTAL' &&
+    windows.length > 0 &&
+    windows.every((w) => w.conditions.length === 0)
+      ? Math.max(0, ...windows.map((w) => w.config.memory_max_tokens))
+      : undefined;
   const sessions = new Map<string, { state: SessionState; handle: MemorySession }>();
 
   return {
@@ -125,7 +135,7 @@ export function createMemoryEngine(options: MemoryEngineOptions): MemoryEngine {
       assertValidSessionId(sessionId);
       let entry = sessions.get(sessionId);
       if (entry === undefined) {
-        const state = new SessionState(sessionId);
+        const state = new SessionState(sessionId, tailTokens);
         entry = { state, handle: createSession(ctx, state, shortTerm) };
         sessions.set(sessionId, entry);
       }

@@ -1,6 +1,7 @@
 import type { KnowledgeHit } from '../knowledge/knowledge-base-spec.ts';
 import { InteractionLog } from '../model/interaction-log.ts';
 import type { Store, StoredMessage } from '../store/store-spec.ts';
+import { readTail } from './read-tail.ts';
 
 /**
  * The engine's cached view of one session: the active messages grouped by interaction, and the
@@ -27,7 +28,15 @@ export class SessionState {
     | { messageId: string; found: Array<{ collectionId: string; hits: KnowledgeHit[] }> }
     | undefined;
 
-  constructor(readonly id: string) {}
+  /**
+   * @param tailTokens when set, a load reads only the tail a window of that many tokens can use
+   *   (plus the leading system messages) instead of the whole session: for profiles with a
+   *   token window and no long-term strategy, whose sessions grow without bound.
+   */
+  constructor(
+    readonly id: string,
+    private readonly tailTokens?: number,
+  ) {}
 
   /** Brings the cache up to date with the store. */
   async sync(store: Store): Promise<void> {
@@ -39,7 +48,10 @@ export class SessionState {
 
   async load(store: Store): Promise<void> {
     this.knowledge = undefined;
-    const read = await store.read(this.id);
+    const read =
+      this.tailTokens === undefined
+        ? await store.read(this.id)
+        : await readTail(store, this.id, this.tailTokens);
     if (this.loaded && (read.epoch < this.epoch || read.version < this.version)) return;
     this.log = new InteractionLog<StoredMessage>(read.messages);
     this.lastSeq = read.messages.at(-1)?.seq ?? 0;
