@@ -1,0 +1,130 @@
+import { createHash } from 'node:crypto';
+import type { LuaScript } from './lua-scripts.ts';
+
+function script(name: string, lua: string): LuaScript {
+  return { name, lua, sha: createHash('sha1').update(lua).digest('hex') };
+}
+
+/*
+ * Every knowledge-base script takes the five keys of one (collection, session), all in one hash
+ * slot (see `kbKeys`): KEYS[1] ids hash (chunk id as JSON text -> doc number), [2] chunks hash
+ * (doc number -> chunk JSON, written by TypeScript), [3] terms hash (doc number -> "length term
+ * term ..."), [4] postings hash (term -> " doc:tf:length doc:tf:length ..."), [5] meta hash
+ * (doc number -> length-prefixed [id, summaryId, ...messageIds] as JSON texts), [6] stats hash
+ * (seq, docs, len). Lua only splits and joins strings: no cjson.
+ */
+const PRELUDE = `
+local function removeDoc(n)
+  local w = redis.call('HGET', KEYS[3], n)
+  if not w then return 0 end
+  local len = nil
+  local pattern = ' ' .. n .. ':%d+:%d+'
+  for term in string.gmatch(w, '%S+') do
+    if len == nil then
+      len = tonumber(term)
+    else
+      local list = redis.call('HGET', KEYS[4], term)
+      if list then
+        local rest = string.gsub(list, pattern, '')
+        if rest == '' then redis.call('HDEL', KEYS[4], term) else redis.call('HSET', KEYS[4], term, rest) end
+      end
+    end
+  end
+  redis.call('HDEL', KEYS[2], n)
+  redis.call('HDEL', KEYS[3], n)
+  redis.call('HDEL', KEYS[5], n)
+  redis.call('HINCRBY', KEYS[6], 'docs', -1)
+  redis.call('HINCRBY', KEYS[6], 'len', -(len or 0))
+  return 1
+end
+local function dropIfEmpty()
+  if redis.call('HLEN', KEYS[1]) == 0 then
+    for i = 1, #KEYS do redis.call('DEL', KEYS[i]) end
+  end
+end
+local function decodeMeta(s)
+  local out = {}
+  local at = 1
+  while at <= #s do
+    local colon = string.find(s, ':', at, true)
+    local size = tonumber(string.sub(s, at, colon - 1))
+    out[#out + 1] = string.sub(s, colon + 1, colon + size)
+    at = colon + size + 1
+  end
+  return out
+end
+`;
+
+/**
+ * Adds chunks. ARGV: count, then per chunk: id (JSON text), chunk JSON, meta, length, number of
+ * distinct terms, then term, tf pairs. A chunk whose id is present replaces it.
+ */
+export const KB_ADD = script(
+  'kbAdd',
+  `${PRELUDE}
+local count = tonumber(ARGV[1])
+local at = 2
+for c = 1, count do
+  local id, json, meta, len, nterms = ARGV[at], ARGV[at + 1], ARGV[at + 2], tonumber(ARGV[at + 3]), tonumber(ARGV[at + 4])
+  at = at + 5
+  local old = redis.call('HGET', KEYS[1], id)
+  if old then removeDoc(old) end
+  local n = tostring(redis.call('HINCRBY', KEYS[6], 'seq', 1))
+  redis.call('HSET', KEYS[1], id, n)
+  redis.call('HSET', KEYS[2], n, json)
+  redis.call('HSET', KEYS[5], n, meta)
+  local terms = { tostring(len) }
+  for t = 1, nterms do
+    local term, tf = ARGV[at], ARGV[at + 1]
+    at = at + 2
+    terms[#terms + 1] = term
+    local entry = ' ' .. n .. ':' .. tf .. ':' .. len
+    local list = redis.call('HGET', KEYS[4], term)
+    if list then redis.call('HSET', KEYS[4], term, list .. entry) else redis.call('HSET', KEYS[4], term, entry) end
+  end
+  redis.call('HSET', KEYS[3], n, table.concat(terms, ' '))
+  redis.call('HINCRBY', KEYS[6], 'docs', 1)
+  redis.call('HINCRBY', KEYS[6], 'len', len)
+end
+return count
+`,
+);
+
+/**
+ * Deletes chunks. ARGV[1] 'all' (every chunk) or 'match': then the number of message ids, the
+ * message ids (JSON texts), the number of summary ids, the summary ids. Returns how many.
+ */
+export const KB_DELETE = script(
+  'kbDelete',
+  `${PRELUDE}
+if ARGV[1] == 'all' then
+  local n = redis.call('HLEN', KEYS[1])
+  for i = 1, #KEYS do redis.call('DEL', KEYS[i]) end
+  return n
+end
+local messages, summaries = {}, {}
+local nm = tonumber(ARGV[2])
+for i = 1, nm do messages[ARGV[2 + i]] = true end
+local ns = tonumber(ARGV[3 + nm])
+for i = 1, ns do summaries[ARGV[3 + nm + i]] = true end
+local all = redis.call('HGETALL', KEYS[5])
+local doomed = {}
+for i = 1, #all, 2 do
+  local fields = decodeMeta(all[i + 1])
+  local summaryId = fields[2]
+  local hit = summaryId ~= '' and (summaries[summaryId] or messages[summaryId])
+  if not hit then
+    for j = 3, #fields do
+      if messages[fields[j]] then hit = true break end
+    end
+  end
+  if hit then doomed[#doomed + 1] = { all[i], fields[1] } end
+end
+for _, d in ipairs(doomed) do
+  removeDoc(d[1])
+  redis.call('HDEL', KEYS[1], d[2])
+end
+dropIfEmpty()
+return #doomed
+`,
+);
