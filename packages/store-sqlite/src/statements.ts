@@ -137,7 +137,10 @@ export function prepareStatements(db: Database) {
       `SELECT key, version, epoch, first_seq, last_seq FROM mem_idempotency WHERE ${WHERE} AND key = @key`,
     ),
     idempotencyKeys: p<IdempotencyRow>(
-      `SELECT key, version, epoch, first_seq, last_seq FROM mem_idempotency WHERE ${WHERE} ORDER BY rowid`,
+      // The newest 1,024 (trimming is amortized, so a few more may still be stored).
+      `SELECT key, version, epoch, first_seq, last_seq FROM (
+         SELECT rowid AS r, key, version, epoch, first_seq, last_seq FROM mem_idempotency
+         WHERE ${WHERE} ORDER BY rowid DESC LIMIT 1024) ORDER BY r`,
     ),
     insertIdempotencyKey: p(
       `INSERT INTO mem_idempotency (namespace, session_id, key, version, epoch, first_seq, last_seq)
