@@ -1,0 +1,22 @@
+import type { Store } from '@mem/core';
+import { createRedisStore } from '../redis-store.ts';
+
+/**
+ * The store of a worker process: `target` is a `redis://127.0.0.1:<port>` URL (standalone) or
+ * `cluster:<port>,<port>,...` (the masters of a Redis Cluster on 127.0.0.1).
+ */
+export function openStore(target: string, prefix: string): Store {
+  const commandTimeoutMs = 60_000;
+  if (target.startsWith('cluster:')) {
+    const nodes = target
+      .slice('cluster:'.length)
+      .split(',')
+      .map((port) => ({ host: '127.0.0.1', port: Number(port) }));
+    return createRedisStore({ nodes, prefix, commandTimeoutMs });
+  }
+  return createRedisStore({ url: target, prefix, commandTimeoutMs });
+}
+
+/** The target argument of the workers for the standalone server or the cluster. */
+export const standaloneTarget = (port: number) => `redis://127.0.0.1:${port}`;
+export const clusterTarget = (ports: readonly number[]) => `cluster:${ports.join(',')}`;

@@ -1,0 +1,33 @@
+import { openStore } from './open-store.ts';
+import { turnMessages } from './turns.ts';
+import { onStdinLine } from './worker-io.ts';
+
+/*
+ * An OS process of the multi-process and crash tests:
+ *   turn-writer.ts <target> <key prefix> <session id> <writer> <first turn> <turns | "forever">
+ * Opens the store, prints `ready`, waits for `go` on stdin, then appends turns
+ * `<writer>:<first turn>`, ... one `store.append` each (idempotency key = turn id), printing
+ * `ack <turn id>` after each acknowledged append, and `done` at the end.
+ */
+const [target, prefix, sessionId, writer, first, count] = process.argv.slice(2) as [
+  string,
+  string,
+  string,
+  string,
+  string,
+  string,
+];
+const store = openStore(target, prefix);
+await store.info(sessionId);
+const go = onStdinLine('go');
+process.stdout.write('ready\n');
+await go;
+const end = count === 'forever' ? Number.POSITIVE_INFINITY : Number(first) + Number(count);
+for (let i = Number(first); i < end; i++) {
+  const turnId = `${writer}:${i}`;
+  await store.append(sessionId, turnMessages(turnId, Date.now()), { idempotencyKey: turnId });
+  process.stdout.write(`ack ${turnId}\n`);
+}
+await store.close();
+process.stdout.write('done\n');
+process.exit(0);
