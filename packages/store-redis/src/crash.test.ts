@@ -1,13 +1,16 @@
 import { createMemoryEngine, parseSessionSnapshot, type Store } from '@mem/core';
-import { afterAll, describe, expect, inject, it } from 'vitest';
-import { killAllWorkers, seededRandom, sleep, spawnWorker } from './__fixtures__/child-workers.ts';
-import { openStore, standaloneTarget } from './__fixtures__/open-store.ts';
 import {
   checkSnapshotAccounts,
+  killAllWorkers,
+  seededRandom,
+  sleep,
+  spawnWorker,
   turnMessages,
   wholeTurns,
   writerIndexes,
-} from './__fixtures__/turns.ts';
+} from '@mem/store-test-suite/processes';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { openStore, standaloneTarget } from './__fixtures__/open-store.ts';
 
 afterAll(killAllWorkers);
 
@@ -54,8 +57,21 @@ async function lane(
     const writer = `${label}r${run}`;
     const worker =
       kind === 'append'
-        ? spawnWorker('./turn-writer.ts', [target, prefix, sessionId, writer, '0', 'forever'])
-        : spawnWorker('./compaction-loop.ts', [target, prefix, sessionId, '2', '1']);
+        ? spawnWorker(new URL('./__fixtures__/turn-writer.ts', import.meta.url), [
+            target,
+            prefix,
+            sessionId,
+            writer,
+            '0',
+            'forever',
+          ])
+        : spawnWorker(new URL('./__fixtures__/compaction-loop.ts', import.meta.url), [
+            target,
+            prefix,
+            sessionId,
+            '2',
+            '1',
+          ]);
     await worker.waitForLine((line) => line === 'ready');
     worker.send('go');
     if (kind === 'compact' && run % 2 === 1) {

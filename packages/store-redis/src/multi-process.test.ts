@@ -1,13 +1,15 @@
 import { createMemoryEngine, parseSessionSnapshot } from '@mem/core';
-import { afterAll, describe, expect, inject, it } from 'vitest';
 import {
+  checkSnapshotAccounts,
   expectCleanExit,
   killAllWorkers,
   spawnWorker,
   type Worker,
-} from './__fixtures__/child-workers.ts';
+  wholeTurns,
+  writerIndexes,
+} from '@mem/store-test-suite/processes';
+import { afterAll, describe, expect, inject, it } from 'vitest';
 import { clusterTarget, openStore, standaloneTarget } from './__fixtures__/open-store.ts';
-import { checkSnapshotAccounts, wholeTurns, writerIndexes } from './__fixtures__/turns.ts';
 
 afterAll(killAllWorkers);
 
@@ -21,9 +23,22 @@ async function eightWritersAndACompactor(label: string, target: string): Promise
   const store = openStore(target, prefix);
   try {
     const writers: Worker[] = Array.from({ length: WRITERS }, (_, w) =>
-      spawnWorker('./turn-writer.ts', [target, prefix, sessionId, `w${w}`, '0', String(TURNS)]),
+      spawnWorker(new URL('./__fixtures__/turn-writer.ts', import.meta.url), [
+        target,
+        prefix,
+        sessionId,
+        `w${w}`,
+        '0',
+        String(TURNS),
+      ]),
     );
-    const compactor = spawnWorker('./compaction-loop.ts', [target, prefix, sessionId, '100', '5']);
+    const compactor = spawnWorker(new URL('./__fixtures__/compaction-loop.ts', import.meta.url), [
+      target,
+      prefix,
+      sessionId,
+      '100',
+      '5',
+    ]);
     const all = [...writers, compactor];
     const spawned = performance.now();
     await Promise.all(all.map((worker) => worker.waitForLine((line) => line === 'ready')));

@@ -2,14 +2,17 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMemoryEngine, parseSessionSnapshot, type Store } from '@mem/core';
-import { afterAll, describe, expect, it } from 'vitest';
-import { killAllWorkers, seededRandom, sleep, spawnWorker } from './__fixtures__/child-workers.ts';
 import {
   checkSnapshotAccounts,
+  killAllWorkers,
+  seededRandom,
+  sleep,
+  spawnWorker,
   turnMessages,
   wholeTurns,
   writerIndexes,
-} from './__fixtures__/turns.ts';
+} from '@mem/store-test-suite/processes';
+import { afterAll, describe, expect, it } from 'vitest';
 import { createSqliteStore } from './sqlite-store.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'mem-sqlite-crash-'));
@@ -58,8 +61,19 @@ async function lane(
     const writer = `${label}r${run}`;
     const worker =
       kind === 'append'
-        ? spawnWorker('./turn-writer.ts', [path, sessionId, writer, '0', 'forever'])
-        : spawnWorker('./compaction-loop.ts', [path, sessionId, '2', '1']);
+        ? spawnWorker(new URL('./__fixtures__/turn-writer.ts', import.meta.url), [
+            path,
+            sessionId,
+            writer,
+            '0',
+            'forever',
+          ])
+        : spawnWorker(new URL('./__fixtures__/compaction-loop.ts', import.meta.url), [
+            path,
+            sessionId,
+            '2',
+            '1',
+          ]);
     await worker.waitForLine((line) => line === 'ready');
     worker.send('go');
     if (kind === 'compact' && run % 2 === 1) {

@@ -2,14 +2,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMemoryEngine, parseSessionSnapshot } from '@mem/core';
-import { afterAll, describe, expect, it } from 'vitest';
 import {
+  checkSnapshotAccounts,
   expectCleanExit,
   killAllWorkers,
   spawnWorker,
   type Worker,
-} from './__fixtures__/child-workers.ts';
-import { checkSnapshotAccounts, wholeTurns, writerIndexes } from './__fixtures__/turns.ts';
+  wholeTurns,
+  writerIndexes,
+} from '@mem/store-test-suite/processes';
+import { afterAll, describe, expect, it } from 'vitest';
 import { createSqliteStore } from './sqlite-store.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'mem-sqlite-multi-'));
@@ -29,9 +31,20 @@ describe('eight OS processes on one SQLite file, with a ninth compacting', () =>
     const store = createSqliteStore({ path, busyTimeoutMs: 120_000 });
     await store.info(sessionId);
     const writers: Worker[] = Array.from({ length: WRITERS }, (_, w) =>
-      spawnWorker('./turn-writer.ts', [path, sessionId, `w${w}`, '0', String(TURNS)]),
+      spawnWorker(new URL('./__fixtures__/turn-writer.ts', import.meta.url), [
+        path,
+        sessionId,
+        `w${w}`,
+        '0',
+        String(TURNS),
+      ]),
     );
-    const compactor = spawnWorker('./compaction-loop.ts', [path, sessionId, '100', '5']);
+    const compactor = spawnWorker(new URL('./__fixtures__/compaction-loop.ts', import.meta.url), [
+      path,
+      sessionId,
+      '100',
+      '5',
+    ]);
     const all = [...writers, compactor];
     const spawned = performance.now();
     await Promise.all(all.map((worker) => worker.waitForLine((line) => line === 'ready')));

@@ -1,6 +1,6 @@
 import { createMemoryEngine } from '@mem/core';
+import { onStdinLine, sawStdinLine } from '@mem/store-test-suite/processes';
 import { openStore } from './open-store.ts';
-import { onStdinLine, sawStdinLine } from './worker-io.ts';
 
 /*
  * The compacting OS process of the multi-process and crash tests:

@@ -1,6 +1,5 @@
+import { onStdinLine, turnMessages } from '@mem/store-test-suite/processes';
 import { openStore } from './open-store.ts';
-import { turnMessages } from './turns.ts';
-import { onStdinLine } from './worker-io.ts';
 
 /*
  * An OS process of the multi-process and crash tests:

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -8,9 +9,11 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
  * (`node --conditions=@mem/source --import <tsx>`) and keeps track of them, so a test file can
  * SIGKILL every one still running in afterAll, even after a failure.
  */
-const packageDir = fileURLToPath(new URL('../..', import.meta.url));
-const rootRequire = createRequire(new URL('../../../../package.json', import.meta.url));
-const tsxLoader = pathToFileURL(rootRequire.resolve('tsx')).href;
+// Worker scripts are paths relative to the backend package running the tests (its cwd); tsx is
+// resolved from there, walking up to the workspace root.
+const tsxLoader = pathToFileURL(
+  createRequire(join(process.cwd(), 'package.json')).resolve('tsx'),
+).href;
 
 export interface Worker {
   readonly child: ChildProcess;
@@ -29,12 +32,13 @@ export interface Worker {
 
 const running = new Set<Worker>();
 
-export function spawnWorker(script: string, args: readonly string[]): Worker {
-  const file = fileURLToPath(new URL(script, import.meta.url));
+/** Starts `script` (a URL, e.g. `new URL('./__fixtures__/w.ts', import.meta.url)`) as an OS process. */
+export function spawnWorker(script: URL, args: readonly string[]): Worker {
+  const file = fileURLToPath(script);
   const child = spawn(
     process.execPath,
     ['--conditions=@mem/source', '--import', tsxLoader, file, ...args],
-    { cwd: packageDir, stdio: ['pipe', 'pipe', 'pipe'] },
+    { cwd: process.cwd(), stdio: ['pipe', 'pipe', 'pipe'] },
   );
   const lines: string[] = [];
   let stderr = '';
@@ -115,16 +119,7 @@ export async function expectCleanExit(worker: Worker): Promise<void> {
   }
 }
 
-/** Deterministic PRNG (mulberry32): the same seed replays the same kill schedule. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
+/** Deterministic PRNG: the same seed replays the same kill schedule. */
+export { seededRandom } from '@mem/core/testing';
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
