@@ -10,15 +10,15 @@ import {
   writerIndexes,
 } from '@mem/store-test-suite/processes';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { openStore, standaloneTarget } from './__fixtures__/open-store.ts';
+import { clusterTarget, openStore, standaloneTarget } from './__fixtures__/open-store.ts';
 
 afterAll(killAllWorkers);
 
-/** A key prefix of this run only: the standalone server is shared with the other test files. */
+/** A key prefix of this run only: the servers are shared with the other test files. */
 const prefix = `crash-${process.pid}`;
 
 const seed = Number(process.env.MEM_CRASH_SEED) || Date.now() % 2 ** 31;
-/** Kills per lane; two appending lanes and one compacting lane run at once: 51 kills. */
+/** Kills per lane; two appending lanes and one compacting lane run at once: 51 kills a server. */
 const KILLS_PER_LANE = 17;
 const profile = {
   long_term_memory_strategy: [
@@ -120,59 +120,75 @@ async function checkSession(store: Store, sessionId: string, acked: Map<string, 
   return { engine, turnIds, snapshot };
 }
 
-describe('SIGKILL at random points on a standalone Redis server', () => {
-  it('never loses an acknowledged turn nor half-applies a compaction (51 kills)', async () => {
-    console.log(`[redis crash] seed ${seed} (rerun with MEM_CRASH_SEED=${seed})`);
-    const random = seededRandom(seed);
-    const target = standaloneTarget(inject('redisPort'));
-    const sessionId = 'crashy';
-    const store = openStore(target, prefix);
-    try {
-      await store.info(sessionId);
-      const started = performance.now();
-      const lanes = await Promise.all([
-        lane('append', 'a', target, sessionId, seededRandom(Math.floor(random() * 2 ** 31))),
-        lane('append', 'b', target, sessionId, seededRandom(Math.floor(random() * 2 ** 31))),
-        lane('compact', 'c', target, sessionId, seededRandom(Math.floor(random() * 2 ** 31))),
-      ]);
-      const acked = new Map(lanes.flatMap((l) => [...l.acked]));
-      const kills = lanes.reduce((s, l) => s + l.kills, 0);
-      const compactions = lanes.reduce((s, l) => s + l.compactions, 0);
-      const midCompaction = lanes.reduce((s, l) => s + l.midCompaction, 0);
-      const ackedTurns = [...acked.values()].reduce((s, n) => s + n, 0);
-      console.log(
-        `[redis crash] ${kills} kills in ${Math.round(performance.now() - started)} ms; ` +
-          `${ackedTurns} turns acknowledged, ${compactions} compactions acknowledged, ${midCompaction} kills mid-compaction`,
-      );
-      expect(kills).toBeGreaterThanOrEqual(50);
-      expect(ackedTurns).toBeGreaterThan(0);
-      expect(midCompaction).toBeGreaterThan(0);
+const SERVERS = [
+  {
+    name: 'a standalone Redis server',
+    tag: 'redis crash',
+    target: () => standaloneTarget(inject('redisPort')),
+  },
+  {
+    name: 'a 3-master Redis Cluster',
+    tag: 'cluster crash',
+    target: () => clusterTarget(inject('clusterPorts')),
+  },
+];
 
-      const { engine, turnIds, snapshot } = await checkSession(store, sessionId, acked);
-      expect(snapshot.summaries.length).toBeGreaterThanOrEqual(compactions);
-      console.log(
-        `[redis crash] ${turnIds.length} turns and ${snapshot.summaries.length} compactions stored`,
-      );
+describe.each(SERVERS.map((server) => [server.name, server] as const))(
+  'SIGKILL at random points on %s',
+  (_name, { tag, target: targetOf }) => {
+    it('never loses an acknowledged turn nor half-applies a compaction (51 kills)', async () => {
+      console.log(`[${tag}] seed ${seed} (rerun with MEM_CRASH_SEED=${seed})`);
+      const random = seededRandom(seed);
+      const target = targetOf();
+      const sessionId = 'crashy';
+      const store = openStore(target, prefix);
+      try {
+        await store.info(sessionId);
+        const started = performance.now();
+        const lanes = await Promise.all([
+          lane('append', 'a', target, sessionId, seededRandom(Math.floor(random() * 2 ** 31))),
+          lane('append', 'b', target, sessionId, seededRandom(Math.floor(random() * 2 ** 31))),
+          lane('compact', 'c', target, sessionId, seededRandom(Math.floor(random() * 2 ** 31))),
+        ]);
+        const acked = new Map(lanes.flatMap((l) => [...l.acked]));
+        const kills = lanes.reduce((s, l) => s + l.kills, 0);
+        const compactions = lanes.reduce((s, l) => s + l.compactions, 0);
+        const midCompaction = lanes.reduce((s, l) => s + l.midCompaction, 0);
+        const ackedTurns = [...acked.values()].reduce((s, n) => s + n, 0);
+        console.log(
+          `[${tag}] ${kills} kills in ${Math.round(performance.now() - started)} ms; ` +
+            `${ackedTurns} turns acknowledged, ${compactions} compactions acknowledged, ${midCompaction} kills mid-compaction`,
+        );
+        expect(kills).toBeGreaterThanOrEqual(50);
+        expect(ackedTurns).toBeGreaterThan(0);
+        expect(midCompaction).toBeGreaterThan(0);
 
-      // The store still takes appends and compactions.
-      const after = await store.append(sessionId, turnMessages('after:0', Date.now()), {
-        idempotencyKey: 'after:0',
-      });
-      expect(after.duplicate).toBe(false);
-      await store.append(sessionId, turnMessages('after:1', Date.now()), {
-        idempotencyKey: 'after:1',
-      });
-      expect(await engine.session(sessionId).summarizeNow({ keepInteractions: 1 })).toBe(true);
-      acked.set('after', 2);
-      const final = await checkSession(store, sessionId, acked);
-      expect(final.turnIds).toHaveLength(turnIds.length + 2);
-      expect(final.snapshot.summaries).toHaveLength(snapshot.summaries.length + 1);
-    } catch (error) {
-      throw new Error(`[redis crash] failed with seed ${seed}: ${String(error)}`, {
-        cause: error,
-      });
-    } finally {
-      await store.close();
-    }
-  }, 240_000);
-});
+        const { engine, turnIds, snapshot } = await checkSession(store, sessionId, acked);
+        expect(snapshot.summaries.length).toBeGreaterThanOrEqual(compactions);
+        console.log(
+          `[${tag}] ${turnIds.length} turns and ${snapshot.summaries.length} compactions stored`,
+        );
+
+        // The store still takes appends and compactions.
+        const after = await store.append(sessionId, turnMessages('after:0', Date.now()), {
+          idempotencyKey: 'after:0',
+        });
+        expect(after.duplicate).toBe(false);
+        await store.append(sessionId, turnMessages('after:1', Date.now()), {
+          idempotencyKey: 'after:1',
+        });
+        expect(await engine.session(sessionId).summarizeNow({ keepInteractions: 1 })).toBe(true);
+        acked.set('after', 2);
+        const final = await checkSession(store, sessionId, acked);
+        expect(final.turnIds).toHaveLength(turnIds.length + 2);
+        expect(final.snapshot.summaries).toHaveLength(snapshot.summaries.length + 1);
+      } catch (error) {
+        throw new Error(`[${tag}] failed with seed ${seed}: ${String(error)}`, {
+          cause: error,
+        });
+      } finally {
+        await store.close();
+      }
+    }, 240_000);
+  },
+);

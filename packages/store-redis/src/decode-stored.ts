@@ -1,7 +1,6 @@
 import {
   type AppendResult,
   MemStoreError,
-  parseCountedMessages,
   parseSessionSnapshot,
   type SessionInfo,
   type SessionSnapshot,
@@ -21,21 +20,67 @@ function corrupt(what: string, cause?: unknown): MemStoreError {
   );
 }
 
-/** Stored members (`{"seq":N,...message}`) to checked messages, in the given order. */
-export function decodeMessages(members: readonly string[], what = 'a message'): StoredMessage[] {
+const ROLES = new Set(['system', 'user', 'assistant', 'tool']);
+
+/**
+ * A parsed member is trusted as a StoredMessage when its shape holds: every member was checked
+ * with core's parsers when it was written, so reading back only guards against data that this
+ * store did not write (a cheap structural check instead of re-running the full schema).
+ */
+function isStoredMessage(value: unknown): value is StoredMessage {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const m = value as Record<string, unknown>;
+  return (
+    Number.isSafeInteger(m.seq) &&
+    (m.seq as number) >= 1 &&
+    typeof m.id === 'string' &&
+    typeof m.role === 'string' &&
+    ROLES.has(m.role) &&
+    Number.isSafeInteger(m.tokenCount) &&
+    (m.tokenCount as number) >= 0 &&
+    typeof m.createdAt === 'number'
+  );
+}
+
+/**
+ * Active members as ZRANGE ... WITHSCORES returns them to messages, in that order (`reverse`: in
+ * the opposite order); the seq becomes the last field. Takes the flat RESP2 form (member, seq,
+ * member, seq, ...: scripts) and the pair form of RESP3 ([member, seq], ...: direct commands).
+ */
+export function decodeScored(reply: readonly unknown[], reverse = false): StoredMessage[] {
+  const pairs = reply.length > 0 && Array.isArray(reply[0]);
+  const n = pairs ? reply.length : reply.length >> 1;
+  const out = new Array<StoredMessage>(n);
+  for (let i = 0; i < n; i++) {
+    const [member, score] = pairs ? (reply[i] as unknown[]) : [reply[2 * i], reply[2 * i + 1]];
+    const message = parse(member, 'a message');
+    if (typeof message === 'object' && message !== null) {
+      (message as { seq: unknown }).seq = Number(score);
+    }
+    out[reverse ? n - 1 - i : i] = check(message, 'a message');
+  }
+  return out;
+}
+
+/** The archive of a summary (a JSON array of archived messages) to messages. */
+export function decodeArchive(text: string): StoredMessage[] {
+  const list = parse(text, 'an archive');
+  if (!Array.isArray(list)) throw corrupt('an archive');
+  return list.map((m) => check(m, 'an archived message'));
+}
+
+function parse(text: unknown, what: string): unknown {
+  if (typeof text !== 'string') throw corrupt(what);
   try {
-    const seqs: number[] = [];
-    const raw = members.map((member) => {
-      const { seq, ...message } = JSON.parse(member) as { seq: unknown };
-      if (typeof seq !== 'number' || !Number.isInteger(seq) || seq < 1) throw corrupt(what);
-      seqs.push(seq);
-      return message;
-    });
-    const checked = parseCountedMessages(raw, { allowEmpty: true, field: 'stored' });
-    return checked.map((message, i) => ({ ...message, seq: seqs[i] as number }));
+    return JSON.parse(text);
   } catch (error) {
     throw corrupt(what, error);
   }
+}
+
+function check(value: unknown, what: string): StoredMessage {
+  if (!isStoredMessage(value)) throw corrupt(what);
+  return value;
 }
 
 /** `version:epoch:firstSeq:lastSeq` as the scripts write it. */
@@ -61,6 +106,32 @@ export function decodeRecords(texts: readonly unknown[]): SummaryRecord[] {
   } catch (error) {
     throw corrupt('a summary record', error);
   }
+}
+
+/** The fields of the meta hash that make up SessionInfo, in the order `decodeInfoFields` takes. */
+export const INFO_FIELDS = [
+  'state',
+  'version',
+  'epoch',
+  'lastSeq',
+  'count',
+  'tokens',
+  'createdAt',
+  'updatedAt',
+] as const;
+
+/** HMGET of INFO_FIELDS as SessionInfo, or null when the session is not live. */
+export function decodeInfoFields(
+  sessionId: string,
+  values: readonly (string | null)[],
+): SessionInfo | null {
+  if (values[0] !== 'live') return null;
+  const meta: Record<string, string> = {};
+  INFO_FIELDS.forEach((field, i) => {
+    const value = values[i];
+    if (value !== null && value !== undefined) meta[field] = value;
+  });
+  return decodeInfo(sessionId, meta);
 }
 
 /** The meta hash (HGETALL as a flat list or object) as SessionInfo. */
@@ -95,8 +166,7 @@ export function decodeSnapshot(sessionId: string, reply: unknown): SessionSnapsh
   const summaries = decodeRecords(records);
   const archived = archives.flatMap((text, i) => {
     try {
-      const members = (JSON.parse(String(text)) as unknown[]).map((m) => JSON.stringify(m));
-      return decodeMessages(members, 'an archived message');
+      return decodeArchive(String(text));
     } catch (error) {
       throw corrupt(`the archive of summary ${i}`, error);
     }
@@ -105,7 +175,7 @@ export function decodeSnapshot(sessionId: string, reply: unknown): SessionSnapsh
     format: 'mem.session.v1',
     sessionId,
     info: decodeInfo(sessionId, flatToObject(meta)),
-    messages: decodeMessages(active.map(String)),
+    messages: decodeScored(active.map(String)),
     archived,
     summaries,
     idempotencyKeys: keys.map((key, i) => {

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { IDEMPOTENCY_WINDOW } from './encode-stored.ts';
 
 /** A Lua script and its SHA1, run with EVALSHA (EVAL when the server answers NOSCRIPT). */
 export interface LuaScript {
@@ -7,91 +8,185 @@ export interface LuaScript {
   readonly sha: string;
 }
 
+/** Idempotency records held beyond the window before a trim drops the oldest of them at once. */
+const TRIM_SLACK = 128;
+
 /*
- * Every script takes the eight keys of one session (see `sessionKeys`), all in one hash slot:
- * KEYS[1] meta hash, [2] active zset (score seq, member = stored message JSON), [3] ids set
- * (active and archived), [4] summary records hash, [5] summary id list (oldest first),
- * [6] archive hash (summary id -> JSON array of the originals), [7] idempotency hash
- * (key -> "version:epoch:firstSeq:lastSeq"), [8] idempotency key list (oldest first).
+ * Every script takes the five keys of one session (see `sessionKeys`), all in one hash slot:
+ * KEYS[1] meta hash, [2] active zset (score seq, member = stored message JSON), [3] summary
+ * records hash, [4] summary id list (oldest first), [5] archive hash (summary id -> JSON array
+ * of the originals).
+ *
+ * The meta hash holds, besides the counters (state, version, epoch, lastSeq, count, tokens,
+ * createdAt, updatedAt):
+ * - `i:<id>` for every message and summary id of the session (active or archived; value: seq);
+ * - `k:<key>` -> "version:epoch:firstSeq:lastSeq" for every idempotency key kept, `o:<n>` -> key
+ *   in the order they were applied (n = ko - kn + 1 .. ko, oldest first), and `kn`, `ko`.
+ * So an append reads everything it checks with one HMGET and writes its bookkeeping with one
+ * HSET; keys beyond the window are dropped TRIM_SLACK + 1 at a time (O(1) per append amortized).
+ *
  * Times are passed as strings and stored as given, so Lua never reformats a large number.
  * Message and summary ids are stored as their JSON text (`idKey`), so ids that are not
  * well-formed UTF-16 (lone surrogates) still map to distinct, exact Redis strings.
+ * An active message is stored as its own JSON (unique: it holds the id) with its seq as the
+ * score, so no script builds message text; reads take WITHSCORES. Archived messages (in the
+ * archive hash) are JSON with `"seq":N` as the last field.
  */
 const PRELUDE = `
 local function counters()
   local v = redis.call('HMGET', KEYS[1], 'version', 'epoch', 'lastSeq', 'state')
   return tonumber(v[1]) or 0, tonumber(v[2]) or 0, tonumber(v[3]) or 0, v[4] == 'live'
 end
-local function fresh(now)
-  for i = 2, #KEYS do redis.call('DEL', KEYS[i]) end
-  redis.call('HSET', KEYS[1], 'state', 'live', 'count', 0, 'tokens', 0, 'createdAt', now)
-end
 local function touch(ttl)
-  for i = 1, #KEYS do
-    if ttl > 0 then redis.call('PEXPIRE', KEYS[i], ttl) else redis.call('PERSIST', KEYS[i]) end
+  if ttl > 0 then
+    for i = 1, #KEYS do redis.call('PEXPIRE', KEYS[i], ttl) end
+  elseif redis.call('PTTL', KEYS[1]) >= 0 then
+    for i = 1, #KEYS do redis.call('PERSIST', KEYS[i]) end
   end
 end
-local function addMessages(first, n, at)
-  for i = 1, n do
-    local seq = first + i - 1
-    redis.call('ZADD', KEYS[2], seq, '{"seq":' .. seq .. ',' .. string.sub(ARGV[at + 2 * i], 2))
-    redis.call('SADD', KEYS[3], ARGV[at + 2 * i - 1])
+-- cmd key a[1..#a], in calls of at most 1000 arguments (Lua's unpack has a stack limit).
+local function many(cmd, key, a)
+  for i = 1, #a, 1000 do
+    redis.call(cmd, key, unpack(a, i, math.min(#a, i + 999)))
   end
+end
+-- HMGET of any number of fields.
+local function hmget(key, fields)
+  local out = {}
+  for i = 1, #fields, 1000 do
+    local part = redis.call('HMGET', key, unpack(fields, i, math.min(#fields, i + 999)))
+    for j = 1, #part do out[i + j - 1] = part[j] end
+  end
+  return out
+end
+-- ZADDs the n members at ARGV[at + n + 1 ..] with seqs first ..; adds their 'i:' fields
+-- (ARGV[at + 1 ..], value seq) to the meta field list h.
+local function addMessages(first, n, at, h)
+  local z = {}
+  for i = 1, n do
+    z[2 * i - 1] = first + i - 1
+    z[2 * i] = ARGV[at + n + i]
+    h[#h + 1] = ARGV[at + i]
+    h[#h + 1] = first + i - 1
+  end
+  if n > 0 then many('ZADD', KEYS[2], z) end
+end
+-- Deletes every 'i:' field of the meta hash (replace: every id is forgotten).
+local function forgetIds()
+  local all = redis.call('HGETALL', KEYS[1])
+  local drop = {}
+  for i = 1, #all, 2 do
+    if string.sub(all[i], 1, 2) == 'i:' then drop[#drop + 1] = all[i] end
+  end
+  if #drop > 0 then many('HDEL', KEYS[1], drop) end
 end
 `;
 
-/** ARGV: now, ttl, key, tokens, n, then n pairs (id, message JSON without seq). */
-const APPEND = `${PRELUDE}
-local now, ttl, key, tokens, n = ARGV[1], tonumber(ARGV[2]), ARGV[3], ARGV[4], tonumber(ARGV[5])
-local version, epoch, lastSeq, live = counters()
-if live then
-  local rec = redis.call('HGET', KEYS[7], key)
-  if rec then return {'dup', rec} end
-  for i = 1, n do
-    if redis.call('SISMEMBER', KEYS[3], ARGV[4 + 2 * i]) == 1 then return {'id', i - 1} end
-  end
+/**
+ * ARGV: now, ttl, key field ('k:' .. key), key, tokens, n, then the n id fields ('i:' .. idKey),
+ * then the n message JSONs. One HMGET (counters, the key's record, the ids), ZADD, HSET, then
+ * PTTL (or PEXPIRE with a ttl). Self-contained and with as little Lua work as possible (no
+ * string building but the record): on the hot path Lua itself costs more than the commands.
+ */
+const APPEND = `
+local ttl, n = tonumber(ARGV[2]), tonumber(ARGV[6])
+local v
+if n <= 1000 then
+  v = redis.call('HMGET', KEYS[1], 'state', 'version', 'epoch', 'lastSeq', 'count', 'tokens', 'kn',
+    'ko', ARGV[3], unpack(ARGV, 7, 6 + n))
 else
-  fresh(now)
+  v = redis.call('HMGET', KEYS[1], 'state', 'version', 'epoch', 'lastSeq', 'count', 'tokens', 'kn',
+    'ko', ARGV[3])
+  for c = 7, 6 + n, 1000 do
+    local part = redis.call('HMGET', KEYS[1], unpack(ARGV, c, math.min(6 + n, c + 999)))
+    for j = 1, #part do v[c + 2 + j] = part[j] end
+  end
 end
-addMessages(lastSeq + 1, n, 5)
+local version, epoch, lastSeq = tonumber(v[2]) or 0, tonumber(v[3]) or 0, tonumber(v[4]) or 0
+local count, total, kn, ko = 0, 0, 0, 0
+if v[1] == 'live' then
+  if v[9] then return {'dup', v[9]} end
+  for i = 1, n do
+    if v[9 + i] then return {'id', i - 1} end
+  end
+  count, total = tonumber(v[5]) or 0, tonumber(v[6]) or 0
+  kn, ko = tonumber(v[7]) or 0, tonumber(v[8]) or 0
+else
+  redis.call('DEL', unpack(KEYS, 2))
+  redis.call('HSET', KEYS[1], 'state', 'live', 'createdAt', ARGV[1])
+end
 version = version + 1
-local rec = version .. ':' .. epoch .. ':' .. (lastSeq + 1) .. ':' .. (lastSeq + n)
-redis.call('HSET', KEYS[1], 'version', version, 'epoch', epoch, 'lastSeq', lastSeq + n, 'updatedAt', now)
-redis.call('HINCRBY', KEYS[1], 'count', n)
-redis.call('HINCRBY', KEYS[1], 'tokens', tokens)
-redis.call('HSET', KEYS[7], key, rec)
-redis.call('RPUSH', KEYS[8], key)
-while redis.call('LLEN', KEYS[8]) > 1024 do
-  redis.call('HDEL', KEYS[7], redis.call('LPOP', KEYS[8]))
+kn = kn + 1
+ko = ko + 1
+if kn > ${IDEMPOTENCY_WINDOW + TRIM_SLACK} then
+  local of = {}
+  for i = 1, kn - ${IDEMPOTENCY_WINDOW} do of[i] = 'o:' .. (ko - kn + i) end
+  local old = redis.call('HMGET', KEYS[1], unpack(of))
+  local drop = {}
+  for i = 1, #of do
+    drop[#drop + 1] = of[i]
+    if old[i] then drop[#drop + 1] = 'k:' .. old[i] end
+  end
+  redis.call('HDEL', KEYS[1], unpack(drop))
+  kn = ${IDEMPOTENCY_WINDOW}
 end
-touch(ttl)
+local z, h = {}, {}
+for i = 1, n do
+  z[2 * i - 1] = lastSeq + i
+  z[2 * i] = ARGV[6 + n + i]
+  h[2 * i - 1] = ARGV[6 + i]
+  h[2 * i] = lastSeq + i
+end
+if n <= 500 then
+  redis.call('ZADD', KEYS[2], unpack(z))
+  redis.call('HSET', KEYS[1], unpack(h))
+else
+  for c = 1, 2 * n, 1000 do
+    redis.call('ZADD', KEYS[2], unpack(z, c, math.min(2 * n, c + 999)))
+    redis.call('HSET', KEYS[1], unpack(h, c, math.min(2 * n, c + 999)))
+  end
+end
+local rec = version .. ':' .. epoch .. ':' .. (lastSeq + 1) .. ':' .. (lastSeq + n)
+redis.call('HSET', KEYS[1], 'version', version, 'epoch', epoch, 'lastSeq', lastSeq + n,
+  'count', count + n, 'tokens', total + tonumber(ARGV[5]), 'updatedAt', ARGV[1], 'kn', kn,
+  'ko', ko, ARGV[3], rec, 'o:' .. ko, ARGV[4])
+if ttl > 0 then
+  for i = 1, #KEYS do redis.call('PEXPIRE', KEYS[i], ttl) end
+elseif redis.call('PTTL', KEYS[1]) >= 0 then
+  for i = 1, #KEYS do redis.call('PERSIST', KEYS[i]) end
+end
 return {'ok', rec}
 `;
 
-/** ARGV: now, ttl, expectedVersion ('' = none), tokens, n, then n pairs (id, JSON). */
+/** ARGV: now, ttl, expectedVersion ('' = none), tokens, n, then n id fields, n message JSONs. */
 const REPLACE = `${PRELUDE}
 local now, ttl, expected, tokens, n = ARGV[1], tonumber(ARGV[2]), ARGV[3], ARGV[4], tonumber(ARGV[5])
 local version, epoch, lastSeq, live = counters()
 if expected ~= '' and tonumber(expected) ~= version then return {'version', version} end
+redis.call('DEL', unpack(KEYS, 2))
+local h = {}
 if live then
-  for i = 2, 6 do redis.call('DEL', KEYS[i]) end
+  forgetIds()
 else
-  fresh(now)
+  h = {'state', 'live', 'createdAt', now}
 end
-addMessages(lastSeq + 1, n, 5)
+addMessages(lastSeq + 1, n, 5, h)
 version = version + 1
 epoch = epoch + 1
 local rec = version .. ':' .. epoch .. ':' .. (lastSeq + 1) .. ':' .. (lastSeq + n)
-redis.call('HSET', KEYS[1], 'version', version, 'epoch', epoch, 'lastSeq', lastSeq + n,
-  'updatedAt', now, 'count', n, 'tokens', tokens)
+local tail = {'version', version, 'epoch', epoch, 'lastSeq', lastSeq + n, 'updatedAt', now,
+  'count', n, 'tokens', tokens}
+for i = 1, #tail do h[#h + 1] = tail[i] end
+many('HSET', KEYS[1], h)
 touch(ttl)
 return {'ok', rec}
 `;
 
 /**
  * CAS on epoch (and every planned member must still be active, which also catches an import at
- * the same epoch), then the change planned from a read at that epoch. ARGV: now, ttl, expectedEpoch, summaryId, summary member, summary
- * seq, record JSON, archive JSON, replaced count, token delta, then the replaced members.
+ * the same epoch), then the change planned from a read at that epoch. ARGV: now, ttl,
+ * expectedEpoch, summaryId, summary member, summary seq, record JSON, archive JSON, replaced
+ * count, token delta, then the replaced members.
  */
 const COMPACT = `${PRELUDE}
 local now, ttl, expected = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
@@ -99,19 +194,20 @@ local version, epoch, lastSeq, live = counters()
 if epoch ~= expected then return {'epoch', epoch} end
 if not live then return {'gone'} end
 local sid = ARGV[4]
-if redis.call('SISMEMBER', KEYS[3], sid) == 1 then return {'sid'} end
+if redis.call('HEXISTS', KEYS[1], 'i:' .. sid) == 1 then return {'sid'} end
 for i = 11, #ARGV do
   if not redis.call('ZSCORE', KEYS[2], ARGV[i]) then return {'epoch', epoch} end
 end
-for i = 11, #ARGV do redis.call('ZREM', KEYS[2], ARGV[i]) end
+local gone = {}
+for i = 11, #ARGV do gone[#gone + 1] = ARGV[i] end
+if #gone > 0 then many('ZREM', KEYS[2], gone) end
 redis.call('ZADD', KEYS[2], ARGV[6], ARGV[5])
-redis.call('SADD', KEYS[3], sid)
-redis.call('HSET', KEYS[4], sid, ARGV[7])
-redis.call('RPUSH', KEYS[5], sid)
-redis.call('HSET', KEYS[6], sid, ARGV[8])
+redis.call('HSET', KEYS[3], sid, ARGV[7])
+redis.call('RPUSH', KEYS[4], sid)
+redis.call('HSET', KEYS[5], sid, ARGV[8])
 version = version + 1
 epoch = epoch + 1
-redis.call('HSET', KEYS[1], 'version', version, 'epoch', epoch, 'updatedAt', now)
+redis.call('HSET', KEYS[1], 'version', version, 'epoch', epoch, 'updatedAt', now, 'i:' .. sid, ARGV[6])
 redis.call('HINCRBY', KEYS[1], 'count', 1 - tonumber(ARGV[9]))
 redis.call('HINCRBY', KEYS[1], 'tokens', ARGV[10])
 touch(ttl)
@@ -134,11 +230,13 @@ for i = 8, 7 + n do
   if not redis.call('ZSCORE', KEYS[2], ARGV[i]) then return {'epoch', epoch} end
 end
 for i = 8, 7 + n do redis.call('ZREM', KEYS[2], ARGV[i]) end
-for i = 8 + n, 7 + n + m do redis.call('SREM', KEYS[3], ARGV[i]) end
+local ids = {}
+for i = 8 + n, 7 + n + m do ids[#ids + 1] = 'i:' .. ARGV[i] end
+if #ids > 0 then many('HDEL', KEYS[1], ids) end
 for i = 8 + n + m, 7 + n + m + k do
-  redis.call('HDEL', KEYS[4], ARGV[i])
-  redis.call('HDEL', KEYS[6], ARGV[i])
-  redis.call('LREM', KEYS[5], 0, ARGV[i])
+  redis.call('HDEL', KEYS[3], ARGV[i])
+  redis.call('HDEL', KEYS[5], ARGV[i])
+  redis.call('LREM', KEYS[4], 0, ARGV[i])
 end
 version = version + 1
 epoch = epoch + 1
@@ -154,8 +252,7 @@ const CLEAR = `${PRELUDE}
 local now, ttl = ARGV[1], tonumber(ARGV[2])
 local version, epoch, lastSeq, live = counters()
 if not live then return 0 end
-for i = 2, #KEYS do redis.call('DEL', KEYS[i]) end
-redis.call('DEL', KEYS[1])
+redis.call('DEL', unpack(KEYS))
 redis.call('HSET', KEYS[1], 'state', 'cleared', 'version', version + 1, 'epoch', epoch + 1,
   'lastSeq', lastSeq, 'updatedAt', now)
 touch(ttl)
@@ -169,96 +266,107 @@ return 1
  */
 const IMPORT = `${PRELUDE}
 local ttl = tonumber(ARGV[1])
-for i = 1, #KEYS do redis.call('DEL', KEYS[i]) end
-redis.call('HSET', KEYS[1], 'state', 'live', 'version', ARGV[2], 'epoch', ARGV[3], 'lastSeq', ARGV[4],
-  'count', ARGV[5], 'tokens', ARGV[6], 'createdAt', ARGV[7], 'updatedAt', ARGV[8])
+redis.call('DEL', unpack(KEYS))
 local nActive, nSummaries, nKeys, nIds = tonumber(ARGV[9]), tonumber(ARGV[10]), tonumber(ARGV[11]), tonumber(ARGV[12])
+local h = {'state', 'live', 'version', ARGV[2], 'epoch', ARGV[3], 'lastSeq', ARGV[4],
+  'count', ARGV[5], 'tokens', ARGV[6], 'createdAt', ARGV[7], 'updatedAt', ARGV[8], 'kn', nKeys,
+  'ko', nKeys}
 local at = 12
+local z = {}
 for i = 1, nActive do
-  redis.call('ZADD', KEYS[2], ARGV[at + 1], ARGV[at + 2])
+  z[#z + 1] = ARGV[at + 1]
+  z[#z + 1] = ARGV[at + 2]
   at = at + 2
 end
+if #z > 0 then many('ZADD', KEYS[2], z) end
 for i = 1, nSummaries do
-  redis.call('HSET', KEYS[4], ARGV[at + 1], ARGV[at + 2])
-  redis.call('RPUSH', KEYS[5], ARGV[at + 1])
-  redis.call('HSET', KEYS[6], ARGV[at + 1], ARGV[at + 3])
+  redis.call('HSET', KEYS[3], ARGV[at + 1], ARGV[at + 2])
+  redis.call('RPUSH', KEYS[4], ARGV[at + 1])
+  redis.call('HSET', KEYS[5], ARGV[at + 1], ARGV[at + 3])
   at = at + 3
 end
 for i = 1, nKeys do
-  redis.call('HSET', KEYS[7], ARGV[at + 1], ARGV[at + 2])
-  redis.call('RPUSH', KEYS[8], ARGV[at + 1])
+  h[#h + 1] = 'k:' .. ARGV[at + 1]
+  h[#h + 1] = ARGV[at + 2]
+  h[#h + 1] = 'o:' .. i
+  h[#h + 1] = ARGV[at + 1]
   at = at + 2
 end
 for i = 1, nIds do
-  redis.call('SADD', KEYS[3], ARGV[at + i])
+  h[#h + 1] = 'i:' .. ARGV[at + i]
+  h[#h + 1] = 0
 end
+many('HSET', KEYS[1], h)
 touch(ttl)
 return 1
-`;
-
-/** Meta counters plus a seq range. ARGV: min, max, rev ('1'/'0'), limit ('' = none). */
-const READ = `
-local meta = redis.call('HMGET', KEYS[1], 'state', 'version', 'epoch')
-local out = {meta[1] or '', meta[2] or '0', meta[3] or '0'}
-if meta[1] ~= 'live' or ARGV[4] == '0' then return {out, {}} end
-local args = {'ZRANGE', KEYS[2], ARGV[1], ARGV[2], 'BYSCORE'}
-if ARGV[3] == '1' then args = {'ZRANGE', KEYS[2], ARGV[2], ARGV[1], 'BYSCORE', 'REV'} end
-if ARGV[4] ~= '' then
-  args[#args + 1] = 'LIMIT'
-  args[#args + 1] = 0
-  args[#args + 1] = ARGV[4]
-end
-return {out, redis.call(unpack(args))}
 `;
 
 /**
  * What compact and erase plan from. ARGV: throughSeq, summary id key ('' for erase), '1' to
  * include the records. Returns {state, epoch, summary id used, first seq, last seq}, the prefix
- * members, the summary id keys, and the records (flat field/value list) when asked.
+ * (member, seq pairs), the summary id keys, and the records (flat field/value list) when asked.
  */
 const PREPARE = `
 local meta = redis.call('HMGET', KEYS[1], 'state', 'epoch')
 local first = redis.call('ZRANGE', KEYS[2], 0, 0, 'WITHSCORES')
 local last = redis.call('ZRANGE', KEYS[2], -1, -1, 'WITHSCORES')
 local used = 0
-if ARGV[2] ~= '' then used = redis.call('SISMEMBER', KEYS[3], ARGV[2]) end
+if ARGV[2] ~= '' then used = redis.call('HEXISTS', KEYS[1], 'i:' .. ARGV[2]) end
 local head = {meta[1] or '', meta[2] or '0', used, first[2] or '', last[2] or ''}
-local prefix = redis.call('ZRANGE', KEYS[2], '-inf', ARGV[1], 'BYSCORE')
+local prefix = redis.call('ZRANGE', KEYS[2], '-inf', ARGV[1], 'BYSCORE', 'WITHSCORES')
 local records = {}
-if ARGV[3] == '1' then records = redis.call('HGETALL', KEYS[4]) end
-return {head, prefix, redis.call('LRANGE', KEYS[5], 0, -1), records}
+if ARGV[3] == '1' then records = redis.call('HGETALL', KEYS[3]) end
+return {head, prefix, redis.call('LRANGE', KEYS[4], 0, -1), records}
 `;
 
 /** Records oldest first (only for a live session). */
 const SUMMARIES = `
 if redis.call('HGET', KEYS[1], 'state') ~= 'live' then return {} end
-local ids = redis.call('LRANGE', KEYS[5], 0, -1)
+local ids = redis.call('LRANGE', KEYS[4], 0, -1)
 if #ids == 0 then return {} end
 local out = {}
-for i = 1, #ids do out[i] = redis.call('HGET', KEYS[4], ids[i]) end
+for i = 1, #ids do out[i] = redis.call('HGET', KEYS[3], ids[i]) end
 return out
 `;
 
 /** The archive of one summary (ARGV[1]) of a live session, or false. */
 const ARCHIVED = `
 if redis.call('HGET', KEYS[1], 'state') ~= 'live' then return false end
-return redis.call('HGET', KEYS[6], ARGV[1])
+return redis.call('HGET', KEYS[5], ARGV[1])
 `;
 
-/** Everything of a live session: meta, active members, records, archives, idempotency records. */
+/**
+ * Everything of a live session: the info fields (flat field/value list), active members,
+ * records, archives, and the idempotency keys with their records (oldest first).
+ */
 const EXPORT = `
-if redis.call('HGET', KEYS[1], 'state') ~= 'live' then return false end
-local ids = redis.call('LRANGE', KEYS[5], 0, -1)
+local names = {'state', 'version', 'epoch', 'lastSeq', 'count', 'tokens', 'createdAt', 'updatedAt',
+  'kn', 'ko'}
+local v = redis.call('HMGET', KEYS[1], unpack(names))
+if v[1] ~= 'live' then return false end
+local meta = {}
+for i = 1, 8 do
+  if v[i] then
+    meta[#meta + 1] = names[i]
+    meta[#meta + 1] = v[i]
+  end
+end
+local ids = redis.call('LRANGE', KEYS[4], 0, -1)
 local records, archives = {}, {}
 for i = 1, #ids do
-  records[i] = redis.call('HGET', KEYS[4], ids[i])
-  archives[i] = redis.call('HGET', KEYS[6], ids[i])
+  records[i] = redis.call('HGET', KEYS[3], ids[i])
+  archives[i] = redis.call('HGET', KEYS[5], ids[i])
 end
-local keys = redis.call('LRANGE', KEYS[8], 0, -1)
-local results = {}
-for i = 1, #keys do results[i] = redis.call('HGET', KEYS[7], keys[i]) end
-return {redis.call('HGETALL', KEYS[1]), redis.call('ZRANGE', KEYS[2], 0, -1), records, archives,
-  keys, results}
+local kn, ko = tonumber(v[9]) or 0, tonumber(v[10]) or 0
+local keys, results = {}, {}
+for i = 1, kn do
+  local key = redis.call('HGET', KEYS[1], 'o:' .. (ko - kn + i))
+  if key then
+    keys[#keys + 1] = key
+    results[#results + 1] = redis.call('HGET', KEYS[1], 'k:' .. key)
+  end
+end
+return {meta, redis.call('ZRANGE', KEYS[2], 0, -1, 'WITHSCORES'), records, archives, keys, results}
 `;
 
 function script(name: string, lua: string): LuaScript {
@@ -272,7 +380,6 @@ export const SCRIPTS = {
   erase: script('erase', ERASE),
   clear: script('clear', CLEAR),
   import: script('import', IMPORT),
-  read: script('read', READ),
   prepare: script('prepare', PREPARE),
   summaries: script('summaries', SUMMARIES),
   archived: script('archived', ARCHIVED),

@@ -5,7 +5,7 @@ import {
   type StoredMessage,
   type SummaryRecord,
 } from '@mem/core';
-import { decodeMessages, decodeRecords } from './decode-stored.ts';
+import { decodeRecords, decodeScored } from './decode-stored.ts';
 import { idKey } from './encode-stored.ts';
 
 /** What the prepare script read, at one epoch: the prefix cannot change without a new epoch. */
@@ -25,7 +25,9 @@ export interface PreparedPrefix {
 }
 
 export function decodePrepared(reply: unknown): PreparedPrefix {
-  const [head, members, recordIds, flat] = reply as [unknown[], string[], string[], string[]];
+  const [head, prefix, recordIds, flat] = reply as [unknown[], string[], string[], string[]];
+  const members: string[] = [];
+  for (let i = 0; i < prefix.length; i += 2) members.push(prefix[i] as string);
   const records = new Map<string, SummaryRecord>();
   for (let i = 0; i + 1 < flat.length; i += 2) {
     const [record] = decodeRecords([flat[i + 1]]);
@@ -39,7 +41,7 @@ export function decodePrepared(reply: unknown): PreparedPrefix {
     firstSeq: first === '' || first === undefined ? undefined : Number(first),
     lastSeq: last === '' || last === undefined ? undefined : Number(last),
     members,
-    messages: decodeMessages(members),
+    messages: decodeScored(prefix),
     recordIds: new Set(recordIds),
     records,
   };

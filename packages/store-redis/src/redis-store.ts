@@ -4,24 +4,26 @@ import {
   MemStoreError,
   MemValidationError,
   parseCompactInput,
-  parseCountedMessages,
   parseEraseInput,
   parseIdempotencyKey,
   parseListOptions,
   parseReadOptions,
   parseReplaceInput,
   parseSessionSnapshot,
+  type ReadOptions,
   STORE_SPECIFICATION_VERSION,
   type Store,
 } from '@mem/core';
 import {
   decodeAppendRecord,
-  decodeInfo,
-  decodeMessages,
+  decodeArchive,
+  decodeInfoFields,
   decodeRecords,
+  decodeScored,
   decodeSnapshot,
+  INFO_FIELDS,
 } from './decode-stored.ts';
-import { idKey, importArgs, messageArgs, storedMember, sumTokens } from './encode-stored.ts';
+import { encodeBatch, idKey, importArgs, messageArgs, sumTokens } from './encode-stored.ts';
 import { decodeListCursor, encodeListCursor } from './list-cursor.ts';
 import { SCRIPTS } from './lua-scripts.ts';
 import {
@@ -42,7 +44,7 @@ const DEFAULT_LIST_LIMIT = 100;
 /**
  * A `Store` (spec `mem.store.v1`) on Redis or Redis Cluster, through ioredis.
  *
- * - Every change is one Lua script over the eight keys of one session, which share one hash slot
+ * - Every change is one Lua script over the five keys of one session, which share one hash slot
  *   (`{namespace:base64url(sessionId)}`), so it is atomic and runs unchanged on a cluster.
  * - Inputs are checked in TypeScript with core's parsers before any script runs; compact and
  *   erase plan from a read at one epoch and the script commits only at that epoch (CAS).
@@ -56,10 +58,17 @@ export function createRedisStore(options: RedisStoreOptions): Store {
   const ttl = ttlMs ?? 0;
   let closed = false;
 
+  // The keys of the session used last (an agent works on one session at a time).
+  let lastId: string | undefined;
+  let lastKeys: string[] = [];
   const begin = (sessionId: unknown): string[] => {
     assertValidSessionId(sessionId);
     assertOpen();
-    return sessionKeys(prefix, namespace, sessionId);
+    if (sessionId !== lastId) {
+      lastKeys = sessionKeys(prefix, namespace, sessionId);
+      lastId = sessionId;
+    }
+    return lastKeys;
   };
   const assertOpen = (): void => {
     if (closed) {
@@ -79,15 +88,16 @@ export function createRedisStore(options: RedisStoreOptions): Store {
 
     append: op('append', async (sessionId, messages, appendOptions) => {
       const keys = begin(sessionId);
-      const batch = parseCountedMessages(messages);
-      const key = parseIdempotencyKey(appendOptions);
-      const args = [at(), ttl, key, sumTokens(batch), batch.length, ...messageArgs(batch)];
+      const batch = encodeBatch(messages);
+      const key = idempotencyKeyOf(appendOptions);
+      const n = batch.messages.length;
+      const args = [at(), ttl, `k:${key}`, key, batch.tokens, n, ...batch.args];
       const [status, value] = (await run(keys, 'append', args)) as [string, unknown];
       if (status === 'id') {
         const i = Number(value);
         throw new MemValidationError(
           `messages[${i}].id`,
-          `[mem/store] messages[${i}].id ${JSON.stringify(batch[i]?.id)} is already used in session ${JSON.stringify(sessionId)}; message ids are unique per session (active or archived).`,
+          `[mem/store] messages[${i}].id ${JSON.stringify(batch.messages[i]?.id)} is already used in session ${JSON.stringify(sessionId)}; message ids are unique per session (active or archived).`,
         );
       }
       return decodeAppendRecord(value, status === 'dup');
@@ -95,22 +105,27 @@ export function createRedisStore(options: RedisStoreOptions): Store {
 
     read: op('read', async (sessionId, readOptions) => {
       const keys = begin(sessionId);
-      const range = parseReadOptions(readOptions);
+      const range = readOptionsOf(readOptions);
       const rev = range.limit !== undefined && range.from === 'end';
-      const [head, members] = (await run(keys, 'read', [
-        range.afterSeq === undefined ? '-inf' : `(${range.afterSeq}`,
-        range.beforeSeq === undefined ? '+inf' : `(${range.beforeSeq}`,
-        rev ? '1' : '0',
-        range.limit === undefined ? '' : range.limit,
-      ])) as [string[], string[]];
-      const messages = decodeMessages(rev ? [...members].reverse() : members);
-      return { version: Number(head[1]), epoch: Number(head[2]), messages };
+      // One round trip, atomic, and no script (nothing to load, no Lua copy of the reply):
+      // MULTI / HMGET meta / ZRANGE ... WITHSCORES / EXEC, both keys in one slot.
+      const min = range.afterSeq === undefined ? '-inf' : `(${range.afterSeq}`;
+      const max = range.beforeSeq === undefined ? '+inf' : `(${range.beforeSeq}`;
+      const tx = client.multi().hmget(keys[0] as string, 'state', 'version', 'epoch');
+      if (range.limit !== 0) {
+        const args = rev ? [max, min, 'BYSCORE', 'REV'] : [min, max, 'BYSCORE'];
+        if (range.limit !== undefined) args.push('LIMIT', '0', String(range.limit));
+        tx.call('ZRANGE', keys[1] as string, ...args, 'WITHSCORES');
+      }
+      const [head, members] = execReplies(await tx.exec()) as [(string | null)[], unknown[]?];
+      const live = head[0] === 'live';
+      const messages = live && members !== undefined ? decodeScored(members, rev) : [];
+      return { version: Number(head[1] ?? 0), epoch: Number(head[2] ?? 0), messages };
     }),
 
     info: op('info', async (sessionId) => {
       const keys = begin(sessionId);
-      const meta = await client.hgetall(keys[0] as string);
-      return meta.state === 'live' ? decodeInfo(sessionId, meta) : null;
+      return decodeInfoFields(sessionId, await client.hmget(keys[0] as string, ...INFO_FIELDS));
     }),
 
     compact: op('compact', async (sessionId, input) => {
@@ -132,10 +147,10 @@ export function createRedisStore(options: RedisStoreOptions): Store {
         ttl,
         expectedEpoch,
         idKey(summary.id),
-        storedMember(summary, throughSeq),
+        JSON.stringify(summary),
         throughSeq,
         JSON.stringify(record),
-        `[${members.join(',')}]`,
+        `[${replaced.map((m) => JSON.stringify(m)).join(',')}]`,
         replaced.length,
         summary.tokenCount - sumTokens(replaced),
         ...members,
@@ -209,8 +224,7 @@ export function createRedisStore(options: RedisStoreOptions): Store {
       if (typeof summaryId !== 'string') return [];
       const text = await run(keys, 'archived', [idKey(summaryId)]);
       if (typeof text !== 'string') return [];
-      const members = (JSON.parse(text) as unknown[]).map((m) => JSON.stringify(m));
-      return decodeMessages(members, 'an archived message');
+      return decodeArchive(text);
     }),
 
     list: op('list', async (listOptions) => {
@@ -262,6 +276,51 @@ export function createRedisStore(options: RedisStoreOptions): Store {
     },
   };
   return store;
+}
+
+const READ_SEQS = new Set(['afterSeq', 'beforeSeq', 'limit']);
+
+/**
+ * `parseReadOptions`, without the schema for the plain case (known keys with valid values);
+ * anything else goes through core's parser, so errors are core's.
+ */
+function readOptionsOf(options: unknown): ReadOptions {
+  if (options === undefined) return {};
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+    return parseReadOptions(options);
+  }
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(options)) {
+    const value = (options as Record<string, unknown>)[key];
+    if (value === undefined) continue;
+    if (key === 'from' ? value === 'start' || value === 'end' : isCount(key, value)) {
+      out[key] = value;
+    } else {
+      return parseReadOptions(options);
+    }
+  }
+  return out as ReadOptions;
+}
+
+function isCount(key: string, value: unknown): boolean {
+  return READ_SEQS.has(key) && Number.isSafeInteger(value) && (value as number) >= 0;
+}
+
+/** `parseIdempotencyKey`, without the schema for the plain case (a 1-512 character string). */
+function idempotencyKeyOf(options: unknown): string {
+  const key = (options as { idempotencyKey?: unknown } | null | undefined)?.idempotencyKey;
+  const plain = typeof options === 'object' && !Array.isArray(options);
+  if (plain && typeof key === 'string' && key.length >= 1 && key.length <= 512) return key;
+  return parseIdempotencyKey(options);
+}
+
+/** The replies of an EXEC; the first failed command's error is thrown. */
+function execReplies(results: [Error | null, unknown][] | null): unknown[] {
+  if (results === null) throw new Error('the transaction was aborted');
+  return results.map(([error, reply]) => {
+    if (error) throw error;
+    return reply;
+  });
 }
 
 /** Runs an operation; anything that is not a MemError becomes a MemStoreError naming it. */

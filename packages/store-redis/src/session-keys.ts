@@ -1,5 +1,5 @@
-/** Suffixes of the eight keys of one session, in the order every Lua script takes them. */
-export const KEY_SUFFIXES = ['m', 'a', 'i', 'r', 's', 'x', 'k', 'q'] as const;
+/** Suffixes of the five keys of one session, in the order every Lua script takes them. */
+export const KEY_SUFFIXES = ['m', 'a', 'r', 's', 'x'] as const;
 
 /**
  * The session id as key text: base64url of its UTF-8 bytes, so no user text can form a hash tag,

@@ -20,9 +20,26 @@ export {
   textMessage,
   uniqueId,
 } from './fixtures.ts';
+export { knowledgeBaseAddTests } from './kb-add-tests.ts';
+export { INVALID_COLLECTION_IDS, knowledgeBaseBadInputTests } from './kb-bad-input-tests.ts';
+export { knowledgeBaseBasicTests } from './kb-basic-tests.ts';
+export { knowledgeBaseDeleteTests } from './kb-delete-tests.ts';
+export {
+  KNOWLEDGE_CORPUS,
+  knowledgeChunk,
+  searchIds,
+  TEST_COLLECTION,
+} from './kb-fixtures.ts';
+export { knowledgeBaseIsolationTests } from './kb-isolation-tests.ts';
+export { knowledgeBaseSearchTests } from './kb-search-tests.ts';
+export type { KnowledgeBaseFactory, KnowledgeBaseSuiteOptions } from './kb-suite-options.ts';
 export { listTests } from './list-tests.ts';
 export { namespaceTests } from './namespace-tests.ts';
 export { replaceTests } from './replace-tests.ts';
+export {
+  KNOWLEDGE_BASE_TEST_GROUPS,
+  runKnowledgeBaseTests,
+} from './run-knowledge-base-tests.ts';
 export { runStoreTests, STORE_TEST_GROUPS } from './run-store-tests.ts';
 export type { StoreFactory, StoreSuiteOptions, StoreSuiteTtl } from './suite-options.ts';
 export { ttlTests } from './ttl-tests.ts';

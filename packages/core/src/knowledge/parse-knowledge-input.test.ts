@@ -1,43 +1,49 @@
 import { describe, expect, it } from 'vitest';
 import type { MemValidationError } from '../errors/errors.ts';
-import { chunk, rejection } from './__fixtures__/knowledge-chunks.ts';
-import { createMemoryKnowledgeBase } from './memory-knowledge-base.ts';
+import { chunk } from './__fixtures__/knowledge-chunks.ts';
+import {
+  parseChunks,
+  parseCountFilter,
+  parseDeleteFilter,
+  parseQuery,
+  parseSearchOptions,
+} from './parse-knowledge-input.ts';
 
-const COLLECTION = 'c';
+/** The MemValidationError `call` throws. */
+function thrown(call: () => unknown): MemValidationError {
+  try {
+    call();
+  } catch (error) {
+    return error as MemValidationError;
+  }
+  throw new Error('expected a MemValidationError');
+}
 
-describe('KnowledgeBase input checks', () => {
-  it('rejects bad chunks and options, naming the path, and changes nothing', async () => {
-    const kb = createMemoryKnowledgeBase();
-    await kb.add(COLLECTION, [chunk('a', 'Invoice 1'), chunk('b', 'Refund 2')]);
-    const bad = { ...chunk('z', 'Invoice'), tokenCount: -1 };
-    const error = (await rejection(
-      kb.add(COLLECTION, [chunk('y', 'ok'), bad]),
-    )) as MemValidationError;
-    expect(error.field).toBe('chunks[1].tokenCount');
-    expect(await kb.count(COLLECTION)).toBe(2);
-    const badSession = chunk('w', 'x', { sessionId: 'a\nb' });
-    expect(((await rejection(kb.add(COLLECTION, [badSession]))) as MemValidationError).field).toBe(
-      'chunks[0].metadata.sessionId',
-    );
-    const topK = (await rejection(kb.search(COLLECTION, 'x', { topK: 0 }))) as MemValidationError;
-    expect(topK.field).toBe('options.topK');
-    const filter = (await rejection(
-      kb.delete(COLLECTION, { sessionId: '' }),
-    )) as MemValidationError;
-    expect(filter.field).toBe('filter.sessionId');
+// Every backend's behaviour on bad input is checked by the KnowledgeBase conformance suite
+// (@mem/store-test-suite); here the shared parsers themselves.
+describe('KnowledgeBase input parsers', () => {
+  it('return fresh copies that drop unknown fields', () => {
+    const input = { ...chunk('a', 'x', { messageIds: ['m1'], summaryId: 's' }), extra: 1 };
+    const [parsed] = parseChunks([input]);
+    expect(parsed).toEqual(chunk('a', 'x', { messageIds: ['m1'], summaryId: 's' }));
+    expect(parsed?.metadata.messageIds).not.toBe(input.metadata.messageIds);
+    const filter = { sessionId: 's1', messageIds: ['m'] };
+    expect(parseDeleteFilter(filter).messageIds).not.toBe(filter.messageIds);
+    expect(parseSearchOptions({ topK: 2, other: true })).toEqual({ topK: 2 });
+    expect(parseCountFilter(undefined)).toEqual({});
   });
 
-  it('rejects a non-string query and a bad count filter', async () => {
-    const kb = createMemoryKnowledgeBase();
-    const query = (await rejection(
-      kb.search(COLLECTION, 42 as unknown as string, { topK: 1 }),
-    )) as MemValidationError;
-    expect(query.field).toBe('query');
-    const count = (await rejection(kb.count(COLLECTION, { sessionId: '' }))) as MemValidationError;
-    expect(count.field).toBe('filter.sessionId');
-    const chunks = (await rejection(
-      kb.add(COLLECTION, 'nope' as unknown as []),
-    )) as MemValidationError;
-    expect(chunks.field).toBe('chunks');
+  it('name the bad path', () => {
+    expect(
+      thrown(() => parseChunks([chunk('y', 'ok'), { ...chunk('z', 'x'), tokenCount: -1 }])).field,
+    ).toBe('chunks[1].tokenCount');
+    expect(thrown(() => parseChunks([chunk('w', 'x', { sessionId: 'a\nb' })])).field).toBe(
+      'chunks[0].metadata.sessionId',
+    );
+    expect(thrown(() => parseChunks('nope')).field).toBe('chunks');
+    expect(thrown(() => parseSearchOptions({ topK: 0 })).field).toBe('options.topK');
+    expect(thrown(() => parseDeleteFilter({ sessionId: '' })).field).toBe('filter.sessionId');
+    expect(thrown(() => parseCountFilter({ sessionId: '' })).field).toBe('filter.sessionId');
+    expect(thrown(() => parseQuery(42)).field).toBe('query');
   });
 });

@@ -1,14 +1,12 @@
-import { execFileSync } from 'node:child_process';
 import type { TestProject } from 'vitest/node';
+import { startCluster } from './redis-cluster.ts';
 import {
   assertRedisInstalled,
-  cli,
   freePort,
   killRedis,
   makeDir,
   type RedisProcess,
   removeDir,
-  sleep,
   startRedis,
 } from './redis-process.ts';
 
@@ -35,37 +33,12 @@ export default async function setup(project: TestProject): Promise<() => Promise
   try {
     const standalone = await startRedis(await freePort(), makeDir('standalone'));
     started.push(standalone);
-    const ports: number[] = [];
-    for (let i = 0; i < 3; i++) {
-      const port = await freePort();
-      const dir = makeDir(`cluster-${i}`);
-      started.push(
-        await startRedis(port, dir, [
-          '--cluster-enabled',
-          'yes',
-          '--cluster-config-file',
-          `nodes-${port}.conf`,
-          '--cluster-node-timeout',
-          '5000',
-          '--appendfsync',
-          'everysec',
-        ]),
-      );
-      ports.push(port);
-    }
-    execFileSync(
-      'redis-cli',
-      [
-        '--cluster',
-        'create',
-        ...ports.map((port) => `127.0.0.1:${port}`),
-        '--cluster-replicas',
-        '0',
-        '--cluster-yes',
-      ],
-      { stdio: 'ignore', timeout: 30_000 },
-    );
-    await waitForCluster(ports);
+    const cluster = await startCluster('cluster', {
+      nodeTimeoutMs: 5_000,
+      extra: ['--appendfsync', 'everysec'],
+    });
+    started.push(...cluster);
+    const ports = cluster.map((node) => node.port);
     project.provide('redisPort', standalone.port);
     project.provide('clusterPorts', ports);
   } catch (error) {
@@ -73,13 +46,4 @@ export default async function setup(project: TestProject): Promise<() => Promise
     throw error;
   }
   return teardown;
-}
-
-async function waitForCluster(ports: readonly number[]): Promise<void> {
-  for (let i = 0; i < 300; i++) {
-    const ok = ports.every((port) => cli(port, ['CLUSTER', 'INFO']).includes('cluster_state:ok'));
-    if (ok) return;
-    await sleep(100);
-  }
-  throw new Error('[mem/redis tests] the Redis Cluster did not reach cluster_state:ok');
 }

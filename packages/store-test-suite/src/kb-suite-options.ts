@@ -1,0 +1,17 @@
+import type { KnowledgeBase } from '@mem/core';
+
+/**
+ * Builds a knowledge base bound to `namespace`. Knowledge bases with the same namespace must see
+ * the same collections when the backend is durable (one file, one server); every namespace should
+ * live in the same backing data, so the suite can prove namespaces are isolated. May return a
+ * fresh instance each time; the suite closes every knowledge base it opens.
+ */
+export type KnowledgeBaseFactory = (options: {
+  namespace: string;
+}) => KnowledgeBase | Promise<KnowledgeBase>;
+
+/** A backend's quirks. None of them skips a correctness check. */
+export interface KnowledgeBaseSuiteOptions {
+  /** Runs after each group (for example, to delete a database file). */
+  cleanup?: () => void | Promise<void>;
+}

@@ -1,0 +1,35 @@
+import { describe } from 'vitest';
+import { knowledgeBaseAddTests } from './kb-add-tests.ts';
+import { knowledgeBaseBadInputTests } from './kb-bad-input-tests.ts';
+import { knowledgeBaseBasicTests } from './kb-basic-tests.ts';
+import { knowledgeBaseDeleteTests } from './kb-delete-tests.ts';
+import { knowledgeBaseIsolationTests } from './kb-isolation-tests.ts';
+import { knowledgeBaseSearchTests } from './kb-search-tests.ts';
+import type { KnowledgeBaseFactory, KnowledgeBaseSuiteOptions } from './kb-suite-options.ts';
+
+/** Every group, in this order; each is also exported to run on its own. */
+export const KNOWLEDGE_BASE_TEST_GROUPS = [
+  knowledgeBaseBasicTests,
+  knowledgeBaseSearchTests,
+  knowledgeBaseAddTests,
+  knowledgeBaseDeleteTests,
+  knowledgeBaseIsolationTests,
+  knowledgeBaseBadInputTests,
+] as const;
+
+/**
+ * Runs the whole KnowledgeBase conformance suite (`mem.kb.v1`) inside `describe(name)`:
+ *
+ * ```ts
+ * runKnowledgeBaseTests('sqlite', ({ namespace }) => createSqliteKnowledgeBase({ path, namespace }));
+ * ```
+ */
+export function runKnowledgeBaseTests(
+  name: string,
+  createKnowledgeBase: KnowledgeBaseFactory,
+  options: KnowledgeBaseSuiteOptions = {},
+): void {
+  describe(`KnowledgeBase conformance: ${name}`, () => {
+    for (const group of KNOWLEDGE_BASE_TEST_GROUPS) group(createKnowledgeBase, options);
+  });
+}
