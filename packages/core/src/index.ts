@@ -110,6 +110,8 @@ export type {
   SummaryIndexSource,
 } from './knowledge/chunk-for-index.ts';
 export { chunkForIndex } from './knowledge/chunk-for-index.ts';
+export type { Embedder, EmbedOptions, EmbedResult } from './knowledge/embedder-spec.ts';
+export { EMBEDDER_SPECIFICATION_VERSION } from './knowledge/embedder-spec.ts';
 export type {
   KnowledgeBase,
   KnowledgeBaseCapabilities,

@@ -93,6 +93,7 @@ async function summarize(
     targetTokens,
     timeoutMs: ctx.summarizerTimeoutMs,
     counter: ctx.counter,
+    onUsage: (usage) => ctx.events.emit('usage', { sessionId, ...usage }),
     originalTokens: Math.min(originalTokens, cap - SUMMARY_FRAME_TOKENS),
   });
   if (outcome.source === 'fallback') {
@@ -102,7 +103,6 @@ async function summarize(
       ...(outcome.error === undefined ? {} : { error: outcome.error }),
     });
   }
-  if (outcome.usage !== undefined) ctx.events.emit('usage', { sessionId, ...outcome.usage });
 
   const range = timeRange(plan);
   const earlier = previous?.metadata?.interactions;

@@ -22,8 +22,8 @@ export interface MemoryEngineEvents {
   };
   /** The extractive fallback produced the summary. History was not touched by the failure. */
   'summarizer:fallback': { sessionId: string; reason: FallbackReason; error?: unknown };
-  /** Token usage reported by a summarizer call. */
-  usage: { sessionId: string; inputTokens: number; outputTokens: number };
+  /** Token usage of one summarizer model call (or of a pass, for summarizers that report per pass). */
+  usage: { sessionId: string; inputTokens: number; outputTokens: number; model?: string };
   erased: { sessionId: string; strategyIndex: number; erasedCount: number; throughSeq: number };
   /** Another writer rewrote the session first; the compaction was re-planned. */
   'compaction:conflict': { sessionId: string; attempt: number };

@@ -101,6 +101,45 @@ describe('runSummarizer', () => {
     });
   });
 
+  it('forwards every per-call usage report once, even when the call then fails', async () => {
+    const reports: unknown[] = [];
+    const summarizer: SummarizerObject = {
+      capabilities: { chainOfDensity: true },
+      async summarize(_input, options) {
+        options.onUsage?.({ inputTokens: 500, outputTokens: 40, model: 'test:a' });
+        options.onUsage?.({ inputTokens: 600, outputTokens: 50, model: 'test:a' });
+        // The result's own usage repeats what was reported: it must not be counted twice.
+        return { text: 'dense summary', usage: { inputTokens: 1100, outputTokens: 90 } };
+      },
+    };
+    const outcome = await runSummarizer({
+      ...base,
+      summarizer,
+      onUsage: (usage) => reports.push(usage),
+    });
+    expect(reports).toEqual([
+      { inputTokens: 500, outputTokens: 40, model: 'test:a' },
+      { inputTokens: 600, outputTokens: 50, model: 'test:a' },
+    ]);
+    expect(outcome.usage).toEqual({ inputTokens: 1100, outputTokens: 90 });
+
+    const failing: SummarizerObject = {
+      capabilities: { chainOfDensity: true },
+      async summarize(_input, options) {
+        options.onUsage?.({ inputTokens: 700, outputTokens: 0 });
+        throw new Error('provider 500');
+      },
+    };
+    const failed: unknown[] = [];
+    const fallback = await runSummarizer({
+      ...base,
+      summarizer: failing,
+      onUsage: (u) => failed.push(u),
+    });
+    expect(fallback.source).toBe('fallback');
+    expect(failed).toEqual([{ inputTokens: 700, outputTokens: 0 }]);
+    expect(fallback.usage).toEqual({ inputTokens: 700, outputTokens: 0 });
+  });
   it('calls the extractive summarizer once, as a chainOfDensity summarizer', async () => {
     const extractive = createExtractiveSummarizer(counter);
     let calls = 0;

@@ -23,6 +23,8 @@ export interface RunSummarizerParams {
   /** The caller's cancellation. */
   signal?: AbortSignal;
   counter: TokenCounter;
+  /** Receives each usage report as it happens (see `SummarizeOptions.onUsage`). */
+  onUsage?: (usage: SummarizeUsage) => void;
   /** Tokens of `messages`; a summary longer than this is unusable. */
   originalTokens: number;
 }
@@ -165,6 +167,7 @@ export async function runSummarizer(params: RunSummarizerParams): Promise<Summar
     targetTokens,
     signal,
     check: (output) => checkSummary(output, { counter, originalTokens: params.originalTokens }),
+    ...(params.onUsage === undefined ? {} : { onUsage: params.onUsage }),
   });
   const spent = usage === undefined ? {} : { usage };
   if (best !== null) {

@@ -18,6 +18,8 @@ export interface SummarizerPassesParams {
   signal: AbortSignal;
   /** Validates one pass's output. */
   check: (output: unknown) => SummaryCheck;
+  /** Receives every usage report: each model call, or a pass's `usage` when it reported none. */
+  onUsage?: (usage: SummarizeUsage) => void;
 }
 
 /** Why the passes stopped early. `aborted`: the signal fired (deadline or caller). */
@@ -33,7 +35,7 @@ export interface SummarizerPassesResult {
   /** The last usable summary and how many passes produced it; null when none was usable. */
   best: { text: string; passes: number } | null;
   failure: PassFailure | null;
-  /** Usage summed over every pass that reported it. */
+  /** Usage summed over every report (model calls, or passes). */
   usage: SummarizeUsage | undefined;
 }
 
@@ -73,11 +75,26 @@ export async function runSummarizerPasses(
   let best: SummarizerPassesResult['best'] = null;
   let failure: PassFailure | null = null;
   let usage: SummarizeUsage | undefined;
+  let reported = false;
+  const report = (u: SummarizeUsage): void => {
+    usage = {
+      inputTokens: (usage?.inputTokens ?? 0) + u.inputTokens,
+      outputTokens: (usage?.outputTokens ?? 0) + u.outputTokens,
+    };
+    params.onUsage?.(u);
+  };
+  const onUsage = (u: SummarizeUsage): void => {
+    if (!isCount(u?.inputTokens) || !isCount(u.outputTokens)) return;
+    reported = true;
+    report(u);
+  };
 
   for (let pass = 1; pass <= total; pass++) {
     const previous = best?.text;
+    reported = false;
     const options: SummarizeOptions = {
       signal,
+      onUsage,
       instructions: selfLooping
         ? params.instructions
         : passInstructions(params.instructions, pass, loops, targetTokens),
@@ -95,12 +112,7 @@ export async function runSummarizerPasses(
       failure = { kind: signal.aborted ? 'aborted' : 'error', pass, detail: error };
       break;
     }
-    if (output.usage) {
-      usage = {
-        inputTokens: (usage?.inputTokens ?? 0) + output.usage.inputTokens,
-        outputTokens: (usage?.outputTokens ?? 0) + output.usage.outputTokens,
-      };
-    }
+    if (output.usage && !reported) report(output.usage);
     const verdict = params.check(output.text);
     if (!verdict.usable) {
       failure = { kind: 'unusable', pass, detail: verdict.reason };

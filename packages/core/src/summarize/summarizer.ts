@@ -13,12 +13,19 @@ export interface SummarizeOptions {
    * Absent on a first pass; an earlier compaction's summary is part of the input transcript.
    */
   previousSummary?: string;
+  /**
+   * Reports one model call's token usage as it happens (retries and failed passes included).
+   * When a summarizer calls it during a pass, core does not count that pass's `usage` again.
+   */
+  onUsage?: (usage: SummarizeUsage) => void;
 }
 
 /** Token usage a summarizer may report. */
 export interface SummarizeUsage {
   inputTokens: number;
   outputTokens: number;
+  /** The model that spent it, when known (`openai:gpt-4o-mini`). */
+  model?: string;
 }
 
 /** A summarizer's answer with optional details. */
