@@ -19,6 +19,10 @@ import { countedTurns, meanJsonBytes } from './workload.ts';
  *     interactions, the raw tail read (200 newest messages), and loading a whole 10k history;
  * (c) bytes written per turn (WAL bytes, database growth) at 100, 1k and 10k interactions.
  * `--quick` shrinks the sizes.
+ *
+ * (a) runs 10 interleaved rounds per side (after a discarded warm-up of 100 turns per side): on
+ * a shared, busy machine a single slow round (another process, a WAL checkpoint's fsync) moved
+ * the store / raw ratio by 20+ points with 5 rounds of 100 turns.
  */
 const quick = process.argv.includes('--quick');
 const dir = mkdtempSync(join(tmpdir(), 'mem-sqlite-bench-'));
@@ -243,9 +247,9 @@ async function benchFresh(sizes: readonly number[], fullSize: number, rounds: nu
 
 // ---------------------------------------------------------------- run
 try {
-  const appendRounds = 5;
+  const appendRounds = 10;
   const perRound = quick ? 100 : 300;
-  await benchAppend('warm', 1, 50); // warm-up: JIT, files; discarded
+  await benchAppend('warm', 1, 100); // warm-up: JIT, files; discarded
   const append = await benchAppend('run', appendRounds, perRound);
   printTable(
     `(a) Append one turn (4 messages, ~${Math.round(bytesPerMessage)} B JSON each), one commit per turn, WAL`,

@@ -4,11 +4,17 @@ import type { Database } from 'better-sqlite3';
  * Schema migrations, one per version: `MIGRATIONS[i]` takes the schema from version `i` to
  * `i + 1` (`PRAGMA user_version`). Never edit a shipped migration; append a new one.
  *
- * Every table is keyed by `(namespace, session_id)`, so stores of many tenants share one file.
+ * Sessions are keyed by `(namespace, session_id)`, so stores of many tenants share one file; the
+ * other tables refer to a session by its integer `mem_sessions.id`.
  */
 export const MIGRATIONS: readonly string[] = [
   `
+  -- One row per session. sort_key is the id as UTF-16BE (unique per id, sorts like JavaScript),
+  -- so UNIQUE (namespace, sort_key) both finds a session and lists a namespace in order. Every
+  -- other table refers to a session by its integer id: rows and index entries stay small, and an
+  -- append touches few pages.
   CREATE TABLE mem_sessions (
+    id INTEGER PRIMARY KEY,
     namespace TEXT NOT NULL,
     session_id TEXT NOT NULL,
     sort_key BLOB NOT NULL,
@@ -21,54 +27,53 @@ export const MIGRATIONS: readonly string[] = [
     created_at REAL NOT NULL,
     updated_at REAL NOT NULL,
     expires_at REAL,
-    PRIMARY KEY (namespace, session_id)
-  ) WITHOUT ROWID;
-  CREATE INDEX mem_sessions_list ON mem_sessions (namespace, sort_key);
+    UNIQUE (namespace, sort_key)
+  );
   CREATE INDEX mem_sessions_expiry ON mem_sessions (namespace, expires_at)
     WHERE expires_at IS NOT NULL;
 
+  -- A rowid table: appends land at the end of its B-tree (SQLite's quick balance), and its interior
+  -- pages hold rowids only (a WITHOUT ROWID table would copy the ~400-byte rows into them). Reads
+  -- go through (session, seq); (session, id) enforces per-session id uniqueness as rows go in.
   CREATE TABLE mem_messages (
-    namespace TEXT NOT NULL,
-    session_id TEXT NOT NULL,
+    session INTEGER NOT NULL,
     seq INTEGER NOT NULL,
     id TEXT NOT NULL,
     token_count INTEGER NOT NULL,
-    json TEXT NOT NULL,
-    PRIMARY KEY (namespace, session_id, seq)
-  ) WITHOUT ROWID;
-  CREATE INDEX mem_messages_id ON mem_messages (namespace, session_id, id);
+    json TEXT NOT NULL
+  );
+  CREATE UNIQUE INDEX mem_messages_seq ON mem_messages (session, seq);
+  CREATE UNIQUE INDEX mem_messages_id ON mem_messages (session, id);
 
   CREATE TABLE mem_archive (
-    namespace TEXT NOT NULL,
-    session_id TEXT NOT NULL,
+    session INTEGER NOT NULL,
     summary_id TEXT NOT NULL,
     seq INTEGER NOT NULL,
     id TEXT NOT NULL,
     json TEXT NOT NULL
   );
-  CREATE INDEX mem_archive_summary ON mem_archive (namespace, session_id, summary_id);
-  CREATE INDEX mem_archive_id ON mem_archive (namespace, session_id, id);
+  CREATE INDEX mem_archive_summary ON mem_archive (session, summary_id);
+  CREATE INDEX mem_archive_id ON mem_archive (session, id);
 
   CREATE TABLE mem_summaries (
-    namespace TEXT NOT NULL,
-    session_id TEXT NOT NULL,
+    session INTEGER NOT NULL,
     summary_id TEXT NOT NULL,
     json TEXT NOT NULL,
-    UNIQUE (namespace, session_id, summary_id)
+    UNIQUE (session, summary_id)
   );
 
+  -- Keyed by the key itself (one B-tree, no rowid). ord orders a session's keys oldest first:
+  -- the version an append recorded, negative for keys imported from a snapshot.
   CREATE TABLE mem_idempotency (
-    namespace TEXT NOT NULL,
-    session_id TEXT NOT NULL,
+    session INTEGER NOT NULL,
     key TEXT NOT NULL,
+    ord INTEGER NOT NULL,
     version INTEGER NOT NULL,
     epoch INTEGER NOT NULL,
     first_seq INTEGER NOT NULL,
     last_seq INTEGER NOT NULL,
-    UNIQUE (namespace, session_id, key)
-  );
-  -- Index entries end with the rowid, so this also yields a session's keys oldest first.
-  CREATE INDEX mem_idempotency_order ON mem_idempotency (namespace, session_id);
+    PRIMARY KEY (session, key)
+  ) WITHOUT ROWID;
   `,
   `
   CREATE TABLE mem_kb_collections (

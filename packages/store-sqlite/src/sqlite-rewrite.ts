@@ -7,7 +7,7 @@ import {
   MemValidationError,
 } from '@mem/core';
 import { idUsed, insertMessage, messageRowOf, type SessionHead, touch } from './sqlite-session.ts';
-import type { MessageRow, SessionKey, Statements } from './statements.ts';
+import type { MessageRow, SessionRef, Statements } from './statements.ts';
 
 /*
  * The changes that rewrite a session's prefix (and so bump its epoch): compaction, erasure and
@@ -17,17 +17,17 @@ import type { MessageRow, SessionKey, Statements } from './statements.ts';
 /** The active prefix `seq <= throughSeq`, which must hold a message and end inside the log. */
 function activePrefix(
   st: Statements,
-  key: SessionKey,
+  ref: SessionRef,
   head: SessionHead,
   throughSeq: number,
 ): MessageRow[] {
-  const bounds = head.live ? st.seqBounds.get(key) : undefined;
+  const bounds = head.live ? st.seqBounds.get(ref.id) : undefined;
   const first = bounds?.first ?? null;
   const last = bounds?.last ?? null;
   if (first === null || last === null) {
     throw new MemValidationError(
       'throughSeq',
-      `[mem/store] session ${JSON.stringify(key.sid)} has no active messages; there is nothing to compact or erase.`,
+      `[mem/store] session ${JSON.stringify(ref.sid)} has no active messages; there is nothing to compact or erase.`,
     );
   }
   if (throughSeq < first || throughSeq > last) {
@@ -36,24 +36,24 @@ function activePrefix(
       `[mem/store] throughSeq ${throughSeq} is outside the active messages (seq ${first}..${last}); pass the seq of an active message.`,
     );
   }
-  return st.readAscending.all({ ...key, after: 0, before: throughSeq + 1, limit: -1 });
+  return st.readAscending.all({ s: ref.id, after: 0, before: throughSeq + 1, limit: -1 });
 }
 
 /** Replaces the active prefix by the summary (epoch already checked); see the memory store. */
 export function compactSession(
   st: Statements,
-  key: SessionKey,
+  ref: SessionRef,
   head: SessionHead,
   input: CompactInput,
   at: number,
 ): CompactResult {
-  const prefix = activePrefix(st, key, head, input.throughSeq);
+  const prefix = activePrefix(st, ref, head, input.throughSeq);
   const { rest: replaced } = splitPinned(prefix, input.keepSeqs);
   const { summary, record } = input;
-  if (idUsed(st, key, summary.id)) {
+  if (idUsed(st, ref, summary.id)) {
     throw new MemValidationError(
       'summary.id',
-      `[mem/store] summary.id ${JSON.stringify(summary.id)} is already used in session ${JSON.stringify(key.sid)}.`,
+      `[mem/store] summary.id ${JSON.stringify(summary.id)} is already used in session ${JSON.stringify(ref.sid)}.`,
     );
   }
   const ids = replaced.map((m) => m.id);
@@ -67,7 +67,7 @@ export function compactSession(
     throw recordMismatch('fromSeq', String(replaced[0]?.seq));
   }
   const folded = replaced
-    .filter((m) => st.hasSummary.get({ ...key, summaryId: m.id })?.found === 1)
+    .filter((m) => st.hasSummary.get({ s: ref.id, summaryId: m.id })?.found === 1)
     .at(-1)?.id;
   if (record.previousSummaryId !== folded) {
     throw recordMismatch(
@@ -77,12 +77,12 @@ export function compactSession(
   }
   let replacedTokens = 0;
   for (const m of replaced) {
-    st.deleteMessage.run({ ...key, seq: m.seq });
-    st.insertArchived.run({ ...key, summaryId: summary.id, seq: m.seq, id: m.id, json: m.json });
+    st.deleteMessage.run(ref.id, m.seq);
+    st.insertArchived.run({ s: ref.id, summaryId: summary.id, seq: m.seq, id: m.id, json: m.json });
     replacedTokens += m.token_count;
   }
-  insertMessage(st, key, messageRowOf(summary as CountedMessage, input.throughSeq));
-  st.insertSummary.run({ ...key, summaryId: record.id, json: JSON.stringify(record) });
+  insertMessage(st, ref, messageRowOf(summary as CountedMessage, input.throughSeq));
+  st.insertSummary.run({ s: ref.id, summaryId: record.id, json: JSON.stringify(record) });
   head.messageCount += 1 - replaced.length;
   head.tokenCount += summary.tokenCount - replacedTokens;
   touch(head, at, true);
@@ -95,18 +95,18 @@ export function compactSession(
  */
 export function eraseSession(
   st: Statements,
-  key: SessionKey,
+  ref: SessionRef,
   head: SessionHead,
   throughSeq: number,
   at: number,
   keepSeqs?: readonly number[],
 ): EraseResult {
-  const prefix = activePrefix(st, key, head, throughSeq);
+  const prefix = activePrefix(st, ref, head, throughSeq);
   const { rest: erased } = splitPinned(prefix, keepSeqs);
   let erasedTokens = 0;
   for (const m of erased) {
-    st.deleteMessage.run({ ...key, seq: m.seq });
-    forget(st, key, m.id);
+    st.deleteMessage.run(ref.id, m.seq);
+    forget(st, ref, m.id);
     erasedTokens += m.token_count;
   }
   head.messageCount -= erased.length;
@@ -118,16 +118,16 @@ export function eraseSession(
 /** FLUSH: the session becomes exactly `messages` (checked, ids unique), numbered after lastSeq. */
 export function replaceSession(
   st: Statements,
-  key: SessionKey,
+  ref: SessionRef,
   head: SessionHead,
   messages: readonly CountedMessage[],
   at: number,
 ): AppendResult {
   const firstSeq = head.lastSeq + 1;
-  st.deleteHistory.run(key);
+  st.deleteHistory.run(ref.id);
   let tokens = 0;
   messages.forEach((m, i) => {
-    insertMessage(st, key, messageRowOf(m, firstSeq + i));
+    insertMessage(st, ref, messageRowOf(m, firstSeq + i));
     tokens += m.tokenCount;
   });
   head.lastSeq += messages.length;
@@ -152,12 +152,12 @@ function splitPinned(
 }
 
 /** Drops a summary's record and archived originals, and theirs in turn. */
-function forget(st: Statements, key: SessionKey, id: string): void {
-  if (st.hasSummary.get({ ...key, summaryId: id })?.found !== 1) return;
-  const originals = st.archived.all({ ...key, summaryId: id });
-  st.deleteArchived.run({ ...key, summaryId: id });
-  st.deleteSummary.run({ ...key, summaryId: id });
-  for (const original of originals) forget(st, key, original.id);
+function forget(st: Statements, ref: SessionRef, id: string): void {
+  if (st.hasSummary.get({ s: ref.id, summaryId: id })?.found !== 1) return;
+  const originals = st.archived.all({ s: ref.id, summaryId: id });
+  st.deleteArchived.run({ s: ref.id, summaryId: id });
+  st.deleteSummary.run({ s: ref.id, summaryId: id });
+  for (const original of originals) forget(st, ref, original.id);
 }
 
 function recordMismatch(field: string, expected: string): MemValidationError {

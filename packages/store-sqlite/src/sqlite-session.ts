@@ -6,11 +6,13 @@ import {
   type SessionInfo,
   type StoredMessage,
 } from '@mem/core';
-import { sortKey } from './list-cursor.ts';
-import type { MessageRow, SessionKey, SessionRow, Statements } from './statements.ts';
+import type { EncodedMessage } from './encode-batch.ts';
+import type { MessageRow, SessionRef, SessionRow, Statements } from './statements.ts';
 
 /** How many applied idempotency keys are kept per session (the newest). */
 export const IDEMPOTENCY_WINDOW = 1024;
+/** Rows per multi-row INSERT of an append (5 parameters each, well under SQLite's limit). */
+const MAX_ROWS_PER_INSERT = 16;
 /** Appends between two trims of the idempotency keys. */
 const TRIM_EVERY = 128;
 
@@ -72,27 +74,26 @@ export function infoOf(sessionId: string, row: SessionRow): SessionInfo {
   };
 }
 
-/** Writes the session row: the head as live, `expiresAt` refreshed by the caller. */
+/** Writes the session row's counters: the head as live, `expiresAt` refreshed by the caller. */
 export function saveHead(
   st: Statements,
-  key: SessionKey,
+  ref: SessionRef,
   head: SessionHead,
   expiresAt: number | null,
   live = true,
 ): void {
-  st.upsertSession.run({
-    ...key,
-    sortKey: sortKey(key.sid),
-    live: live ? 1 : 0,
-    version: head.version,
-    epoch: head.epoch,
-    lastSeq: head.lastSeq,
-    messageCount: head.messageCount,
-    tokenCount: head.tokenCount,
-    createdAt: head.createdAt,
-    updatedAt: head.updatedAt,
+  st.saveSession.run(
+    live ? 1 : 0,
+    head.version,
+    head.epoch,
+    head.lastSeq,
+    head.messageCount,
+    head.tokenCount,
+    head.createdAt,
+    head.updatedAt,
     expiresAt,
-  });
+    ref.id,
+  );
 }
 
 /** Records a change: version always, epoch when the prefix was rewritten. */
@@ -110,70 +111,114 @@ export function messageRowOf(message: CountedMessage, seq: number): MessageRow {
   return { seq, id: message.id, token_count: message.tokenCount, json: JSON.stringify(message) };
 }
 
-export function insertMessage(st: Statements, key: SessionKey, row: MessageRow): void {
-  st.insertMessage.run({
-    ...key,
-    seq: row.seq,
-    id: row.id,
-    tokenCount: row.token_count,
-    json: row.json,
-  });
+export function insertMessage(st: Statements, ref: SessionRef, row: MessageRow): void {
+  st.insertMessage.run(ref.id, row.seq, row.id, row.token_count, row.json);
 }
 
 /** The first result of an already applied key, marked as a duplicate. */
 export function findDuplicate(
   st: Statements,
-  key: SessionKey,
+  ref: SessionRef,
   idempotencyKey: string,
 ): AppendResult | undefined {
-  const row = st.idempotencyKey.get({ ...key, key: idempotencyKey });
+  const row = st.idempotencyKey.get(ref.id, idempotencyKey);
   if (row === undefined) return undefined;
   const { version, epoch, first_seq: firstSeq, last_seq: lastSeq } = row;
   return { version, epoch, firstSeq, lastSeq, duplicate: true };
 }
 
-export function idUsed(st: Statements, key: SessionKey, id: string): boolean {
-  return st.idUsed.get({ ...key, id })?.found === 1;
+/** True when `id` is used by an archived message or an active one with `seq <= lastSeq`. */
+export function idUsed(
+  st: Statements,
+  ref: SessionRef,
+  id: string,
+  lastSeq = Number.MAX_SAFE_INTEGER,
+): boolean {
+  return st.idUsed.get({ s: ref.id, id, last: lastSeq })?.found === 1;
 }
 
-/** Rejects ids already used in the session, active or archived. */
+/** Rejects ids already used in the session (active up to `lastSeq`, or archived). */
 export function assertNewIds(
   st: Statements,
-  key: SessionKey,
+  ref: SessionRef,
   messages: readonly { id: string }[],
+  lastSeq?: number,
 ): void {
   messages.forEach((m, i) => {
-    if (idUsed(st, key, m.id)) {
+    if (idUsed(st, ref, m.id, lastSeq)) {
       throw new MemValidationError(
         `messages[${i}].id`,
-        `[mem/store] messages[${i}].id ${JSON.stringify(m.id)} is already used in session ${JSON.stringify(key.sid)}; message ids are unique per session (active or archived).`,
+        `[mem/store] messages[${i}].id ${JSON.stringify(m.id)} is already used in session ${JSON.stringify(ref.sid)}; message ids are unique per session (active or archived).`,
       );
     }
   });
 }
 
-/** Appends a checked, non-empty batch with fresh ids and records its idempotency key. */
+/**
+ * Appends a checked, non-empty batch (`encodeBatch`) and records its idempotency key; when the key was
+ * already applied, changes nothing and returns its first result (`duplicate: true`, `head` untouched).
+ * Used ids are rejected like `assertNewIds` would, but the common case costs no lookups: the key
+ * goes in first (ON CONFLICT DO NOTHING tells a known key), UNIQUE (session, id) checks the active
+ * ids as the rows go in, and archived ids are looked up only when the session has an archive.
+ */
 export function appendMessages(
   st: Statements,
-  key: SessionKey,
+  ref: SessionRef,
   head: SessionHead,
-  messages: readonly CountedMessage[],
+  hasArchive: boolean,
+  messages: readonly EncodedMessage[],
   idempotencyKey: string,
   at: number,
 ): AppendResult {
-  const firstSeq = head.lastSeq + 1;
-  for (const message of messages) {
-    head.lastSeq += 1;
-    insertMessage(st, key, messageRowOf(message, head.lastSeq));
-    head.messageCount += 1;
-    head.tokenCount += message.tokenCount;
+  const before = head.lastSeq;
+  const firstSeq = before + 1;
+  const lastSeq = before + messages.length;
+  const version = head.version + 1;
+  const { epoch } = head;
+  // ord = version: a session's versions only grow, so ord orders its keys oldest first.
+  const added = st.insertIdempotencyKey.run(
+    ref.id,
+    idempotencyKey,
+    version,
+    version,
+    epoch,
+    firstSeq,
+    lastSeq,
+  );
+  if (added.changes === 0) return findDuplicate(st, ref, idempotencyKey) as AppendResult;
+  if (hasArchive) {
+    const ids = JSON.stringify(messages.map((m) => m.id));
+    if (st.anyArchived.get(ref.id, ids)?.found === 1) assertNewIds(st, ref, messages, before);
   }
+  const params: unknown[] = [];
+  let seq = before;
+  let tokens = 0;
+  for (const message of messages) {
+    seq += 1;
+    params.push(ref.id, seq, message.id, message.tokenCount, message.json);
+    tokens += message.tokenCount;
+  }
+  try {
+    // One statement for the batch (up to MAX_ROWS_PER_INSERT rows each).
+    for (let i = 0; i < messages.length; i += MAX_ROWS_PER_INSERT) {
+      const rows = Math.min(MAX_ROWS_PER_INSERT, messages.length - i);
+      st.insertMessages(rows).run(...params.slice(i * 5, (i + rows) * 5));
+    }
+  } catch (error) {
+    // A UNIQUE (session, id) violation: report the first used id (the batch's own rows, all
+    // after `before`, do not count), as the check up front would have. Anything else rethrows.
+    assertNewIds(st, ref, messages, before);
+    throw error;
+  }
+  head.lastSeq = lastSeq;
+  head.messageCount += messages.length;
+  head.tokenCount += tokens;
   touch(head, at, false);
-  const { version, epoch, lastSeq } = head;
-  st.insertIdempotencyKey.run({ ...key, key: idempotencyKey, version, epoch, firstSeq, lastSeq });
   // Trimming walks the kept keys, so it runs once every TRIM_EVERY versions (amortized O(1)):
   // a session keeps between 1,024 and 1,024 + TRIM_EVERY keys, always at least the newest 1,024.
-  if (version % TRIM_EVERY === 0) st.trimIdempotencyKeys.run({ ...key, keep: IDEMPOTENCY_WINDOW });
+  if (version % TRIM_EVERY === 0) {
+    st.trimIdempotencyKeys.run({ s: ref.id, keep: IDEMPOTENCY_WINDOW });
+  }
   return { version, epoch, firstSeq, lastSeq, duplicate: false };
 }
 

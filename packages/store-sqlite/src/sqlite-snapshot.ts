@@ -7,21 +7,23 @@ import {
   saveHead,
   storedOf,
 } from './sqlite-session.ts';
-import type { SessionKey, SessionRow, Statements } from './statements.ts';
+import type { SessionRef, SessionRow, Statements } from './statements.ts';
 
 /** Everything a live session holds; archived messages record by record, oldest record first. */
-export function snapshotOf(st: Statements, key: SessionKey, row: SessionRow): SessionSnapshot {
-  const summaries = st.summaries.all(key).map((r) => JSON.parse(r.json) as SummaryRecord);
+export function snapshotOf(st: Statements, ref: SessionRef, row: SessionRow): SessionSnapshot {
+  const summaries = st.summaries.all(ref.id).map((r) => JSON.parse(r.json) as SummaryRecord);
   return {
     format: 'mem.session.v1',
-    sessionId: key.sid,
-    info: infoOf(key.sid, row),
+    sessionId: ref.sid,
+    info: infoOf(ref.sid, row),
     messages: st.readAscending
-      .all({ ...key, after: 0, before: Number.MAX_SAFE_INTEGER, limit: -1 })
+      .all({ s: ref.id, after: 0, before: Number.MAX_SAFE_INTEGER, limit: -1 })
       .map(storedOf),
-    archived: summaries.flatMap((r) => st.archived.all({ ...key, summaryId: r.id }).map(storedOf)),
+    archived: summaries.flatMap((r) =>
+      st.archived.all({ s: ref.id, summaryId: r.id }).map(storedOf),
+    ),
     summaries,
-    idempotencyKeys: st.idempotencyKeys.all(key).map((k) => ({
+    idempotencyKeys: st.idempotencyKeys.all(ref.id).map((k) => ({
       key: k.key,
       version: k.version,
       epoch: k.epoch,
@@ -34,25 +36,27 @@ export function snapshotOf(st: Statements, key: SessionKey, row: SessionRow): Se
 /** Writes a snapshot checked by `parseSessionSnapshot`, replacing whatever had its id. */
 export function importSnapshot(
   st: Statements,
-  key: SessionKey,
+  ref: SessionRef,
   snapshot: SessionSnapshot,
   expiresAt: number | null,
 ): void {
-  st.deleteData.run(key);
+  st.deleteData.run(ref.id);
   const { info } = snapshot;
-  for (const m of snapshot.messages) insertMessage(st, key, rowOf(m));
+  for (const m of snapshot.messages) insertMessage(st, ref, rowOf(m));
   const byId = new Map(snapshot.archived.map((m) => [m.id, m]));
   for (const record of snapshot.summaries) {
     for (const id of record.originalMessageIds) {
       const row = rowOf(byId.get(id) as StoredMessage);
-      st.insertArchived.run({ ...key, summaryId: record.id, seq: row.seq, id, json: row.json });
+      st.insertArchived.run({ s: ref.id, summaryId: record.id, seq: row.seq, id, json: row.json });
     }
-    st.insertSummary.run({ ...key, summaryId: record.id, json: JSON.stringify(record) });
+    st.insertSummary.run({ s: ref.id, summaryId: record.id, json: JSON.stringify(record) });
   }
-  for (const k of snapshot.idempotencyKeys.slice(-IDEMPOTENCY_WINDOW)) {
+  // Imported keys keep their order below every later append's ord (its version, >= 1).
+  const keys = snapshot.idempotencyKeys.slice(-IDEMPOTENCY_WINDOW);
+  keys.forEach((k, i) => {
     const { version, epoch, firstSeq, lastSeq } = k;
-    st.insertIdempotencyKey.run({ ...key, key: k.key, version, epoch, firstSeq, lastSeq });
-  }
+    st.insertIdempotencyKey.run(ref.id, k.key, i - keys.length, version, epoch, firstSeq, lastSeq);
+  });
   const head = {
     live: true,
     version: info.version,
@@ -63,7 +67,7 @@ export function importSnapshot(
     createdAt: info.createdAt,
     updatedAt: info.updatedAt,
   };
-  saveHead(st, key, head, expiresAt);
+  saveHead(st, ref, head, expiresAt);
 }
 
 function rowOf(message: StoredMessage) {

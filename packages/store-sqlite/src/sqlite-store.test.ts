@@ -265,19 +265,19 @@ describe('createSqliteStore: concurrency and cost', () => {
     }
   });
 
-  it('reads the tail through the (namespace, session_id, seq) key, not the whole session', () => {
+  it('reads the tail through the (session, seq) key, not the whole session', () => {
     const database = new Database(':memory:');
     const store = open({ database });
     return append(store, 's', messages(1, 't')).then(() => {
       const plan = database
         .prepare(
           `EXPLAIN QUERY PLAN SELECT seq, id, token_count, json FROM mem_messages
-           WHERE namespace = ? AND session_id = ? AND seq > ? AND seq < ? ORDER BY seq DESC LIMIT ?`,
+           WHERE session = ? AND seq > ? AND seq < ? ORDER BY seq DESC LIMIT ?`,
         )
-        .all('default', 's', 0, 10, 5) as { detail: string }[];
+        .all(1, 0, 10, 5) as { detail: string }[];
       const detail = plan.map((p) => p.detail).join('\n');
       expect(detail).toMatch(
-        /SEARCH mem_messages USING PRIMARY KEY \(namespace=\? AND session_id=\? AND seq>\? AND seq<\?\)/,
+        /SEARCH mem_messages USING INDEX mem_messages_seq \(session=\? AND seq>\? AND seq<\?\)/,
       );
       expect(detail).not.toMatch(/TEMP B-TREE/);
       database.close();

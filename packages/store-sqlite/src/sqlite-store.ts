@@ -3,9 +3,7 @@ import {
   MemStoreConflictError,
   MemStoreError,
   parseCompactInput,
-  parseCountedMessages,
   parseEraseInput,
-  parseIdempotencyKey,
   parseListOptions,
   parseReadOptions,
   parseReplaceInput,
@@ -14,13 +12,12 @@ import {
   type Store,
 } from '@mem/core';
 import { type Connection, connect } from './connection.ts';
+import { encodeBatch, idempotencyKeyOf } from './encode-batch.ts';
 import { decodeListCursor, encodeListCursor, sortKey } from './list-cursor.ts';
 import { compactSession, eraseSession, replaceSession } from './sqlite-rewrite.ts';
 import {
   appendMessages,
-  assertNewIds,
   epochConflictError,
-  findDuplicate,
   headOf,
   infoOf,
   isExpired,
@@ -31,13 +28,19 @@ import { importSnapshot, snapshotOf } from './sqlite-snapshot.ts';
 import { checkSqliteStoreOptions, type SqliteStoreOptions } from './sqlite-store-options.ts';
 import {
   prepareStatements,
-  type SessionKey,
+  type SessionRef,
   type SessionRow,
   type Statements,
 } from './statements.ts';
 
 const DEFAULT_LIST_LIMIT = 100;
 const NO_UPPER_BOUND = Number.MAX_SAFE_INTEGER;
+
+/** A session id and its `sort_key`, which finds its row (with the store's namespace). */
+interface SessionKey {
+  sid: string;
+  sortKey: Buffer;
+}
 
 /**
  * A `Store` (spec `mem.store.v1`) on SQLite through better-sqlite3, with the in-memory store's
@@ -48,7 +51,7 @@ const NO_UPPER_BOUND = Number.MAX_SAFE_INTEGER;
  * - Every operation is one transaction; writes are `BEGIN IMMEDIATE`, so writers in several
  *   processes serialize on SQLite's write lock and a failing call changes nothing.
  * - Every statement is prepared once per connection; values are bound, never part of SQL text.
- * - Tail reads (`from: 'end'` + `limit`) walk the `(namespace, session_id, seq)` key backwards:
+ * - Tail reads (`from: 'end'` + `limit`) walk the `(session, seq)` key backwards:
  *   O(limit), whatever the session's length.
  * - `clear` keeps the counters (a row with `live = 0`) until the TTL ends; expired sessions read
  *   as absent and are deleted on the next write to them, or by a sweep (at most once per `ttlMs`).
@@ -79,11 +82,17 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     assertOpen();
     return now();
   };
-  const keyOf = (sid: string): SessionKey => ({ ns: namespace, sid });
+  /** Where a session's row is: its namespace and sort key (the id as UTF-16BE, unique). */
+  let located: SessionKey = { sid: '', sortKey: Buffer.alloc(0) };
+  const locate = (sid: string): SessionKey => {
+    // Calls tend to repeat one session: reuse its key (never mutated, only bound).
+    if (located.sid !== sid) located = { sid, sortKey: sortKey(sid) };
+    return located;
+  };
   const expiry = (at: number) => (ttlMs === undefined ? null : at + ttlMs);
   /** The session row as a read sees it: undefined when absent or expired. */
   const rowFor = (st: Statements, key: SessionKey, at: number): SessionRow | undefined => {
-    const row = st.session.get(key);
+    const row = st.session.get(namespace, key.sortKey);
     return isExpired(row, at) ? undefined : row;
   };
   const liveRow = (st: Statements, key: SessionKey, at: number) => {
@@ -92,12 +101,20 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
   };
   /** The session row as a write sees it: an expired session is deleted first. */
   const rowForWrite = (st: Statements, key: SessionKey, at: number) => {
-    const row = st.session.get(key);
+    const row = st.session.get(namespace, key.sortKey);
     if (!isExpired(row, at)) return row;
-    st.deleteData.run(key);
-    st.deleteSession.run(key);
+    const id = (row as SessionRow).id;
+    st.deleteData.run(id);
+    st.deleteSession.run(id);
     return undefined;
   };
+  /** The session a write changes: its row, created (blank) when absent; `saveHead` fills it. */
+  const refForWrite = (st: Statements, key: SessionKey, row: SessionRow | undefined) => {
+    const id =
+      row?.id ?? (st.insertSession.get(namespace, key.sid, key.sortKey) as { id: number }).id;
+    return { id, sid: key.sid };
+  };
+  const refOf = (key: SessionKey, row: SessionRow): SessionRef => ({ id: row.id, sid: key.sid });
   const sweep = (st: Statements, at: number): void => {
     if (ttlMs === undefined || at - lastSweepAt < ttlMs) return;
     lastSweepAt = at;
@@ -111,16 +128,17 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
 
     append: run((sessionId, messages, appendOptions) => {
       const at = begin(sessionId);
-      const batch = parseCountedMessages(messages);
-      const idempotencyKey = parseIdempotencyKey(appendOptions);
-      const key = keyOf(sessionId);
+      const batch = encodeBatch(messages);
+      const idempotencyKey = idempotencyKeyOf(appendOptions);
+      const key = locate(sessionId);
       return conn().write((st) => {
-        const head = headOf(rowForWrite(st, key, at), at);
-        const duplicate = findDuplicate(st, key, idempotencyKey);
-        if (duplicate !== undefined) return duplicate;
-        assertNewIds(st, key, batch);
-        const result = appendMessages(st, key, head, batch, idempotencyKey, at);
-        saveHead(st, key, head, expiry(at));
+        const row = rowForWrite(st, key, at);
+        const head = headOf(row, at);
+        const ref = refForWrite(st, key, row);
+        const archive = row?.archived === 1;
+        const result = appendMessages(st, ref, head, archive, batch, idempotencyKey, at);
+        if (result.duplicate) return result;
+        saveHead(st, ref, head, expiry(at));
         sweep(st, at);
         return result;
       });
@@ -129,14 +147,14 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     read: run((sessionId, readOptions) => {
       const at = begin(sessionId);
       const range = parseReadOptions(readOptions);
-      const key = keyOf(sessionId);
+      const key = locate(sessionId);
       return conn().read((st) => {
         const row = rowFor(st, key, at);
         const version = row?.version ?? 0;
         const epoch = row?.epoch ?? 0;
         if (row?.live !== 1) return { version, epoch, messages: [] };
         const params = {
-          ...key,
+          s: row.id,
           after: range.afterSeq ?? 0,
           before: range.beforeSeq ?? NO_UPPER_BOUND,
           limit: range.limit ?? -1,
@@ -152,7 +170,7 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     info: run((sessionId) => {
       const at = begin(sessionId);
       return conn().read((st) => {
-        const row = liveRow(st, keyOf(sessionId), at);
+        const row = liveRow(st, locate(sessionId), at);
         return row === undefined ? null : infoOf(sessionId, row);
       });
     }),
@@ -160,14 +178,16 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     compact: run((sessionId, input) => {
       const at = begin(sessionId);
       const parsed = parseCompactInput(input);
-      const key = keyOf(sessionId);
+      const key = locate(sessionId);
       return conn().write((st) => {
-        const head = headOf(rowForWrite(st, key, at), at);
+        const row = rowForWrite(st, key, at);
+        const head = headOf(row, at);
         if (head.epoch !== parsed.expectedEpoch) {
           throw epochConflictError(sessionId, parsed.expectedEpoch, head.epoch);
         }
-        const result = compactSession(st, key, head, parsed, at);
-        saveHead(st, key, head, expiry(at));
+        const ref = refForWrite(st, key, row);
+        const result = compactSession(st, ref, head, parsed, at);
+        saveHead(st, ref, head, expiry(at));
         sweep(st, at);
         return result;
       });
@@ -176,14 +196,16 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     erase: run((sessionId, input) => {
       const at = begin(sessionId);
       const parsed = parseEraseInput(input);
-      const key = keyOf(sessionId);
+      const key = locate(sessionId);
       return conn().write((st) => {
-        const head = headOf(rowForWrite(st, key, at), at);
+        const row = rowForWrite(st, key, at);
+        const head = headOf(row, at);
         if (head.epoch !== parsed.expectedEpoch) {
           throw epochConflictError(sessionId, parsed.expectedEpoch, head.epoch);
         }
-        const result = eraseSession(st, key, head, parsed.throughSeq, at, parsed.keepSeqs);
-        saveHead(st, key, head, expiry(at));
+        const ref = refForWrite(st, key, row);
+        const result = eraseSession(st, ref, head, parsed.throughSeq, at, parsed.keepSeqs);
+        saveHead(st, ref, head, expiry(at));
         sweep(st, at);
         return result;
       });
@@ -192,14 +214,16 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     replace: run((sessionId, input) => {
       const at = begin(sessionId);
       const parsed = parseReplaceInput(input);
-      const key = keyOf(sessionId);
+      const key = locate(sessionId);
       return conn().write((st) => {
-        const head = headOf(rowForWrite(st, key, at), at);
+        const row = rowForWrite(st, key, at);
+        const head = headOf(row, at);
         if (parsed.expectedVersion !== undefined && parsed.expectedVersion !== head.version) {
           throw versionConflict(sessionId, parsed.expectedVersion, head.version);
         }
-        const result = replaceSession(st, key, head, parsed.messages, at);
-        saveHead(st, key, head, expiry(at));
+        const ref = refForWrite(st, key, row);
+        const result = replaceSession(st, ref, head, parsed.messages, at);
+        saveHead(st, ref, head, expiry(at));
         sweep(st, at);
         return result;
       });
@@ -207,14 +231,15 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
 
     clear: run((sessionId) => {
       const at = begin(sessionId);
-      const key = keyOf(sessionId);
+      const key = locate(sessionId);
       return conn().write((st) => {
         const row = rowForWrite(st, key, at);
         if (row?.live !== 1) return false;
-        st.deleteData.run(key);
+        const ref = refOf(key, row);
+        st.deleteData.run(ref.id);
         const head = headOf(row, at);
         const left = { ...head, version: head.version + 1, epoch: head.epoch + 1 };
-        saveHead(st, key, { ...left, messageCount: 0, tokenCount: 0 }, expiry(at), false);
+        saveHead(st, ref, { ...left, messageCount: 0, tokenCount: 0 }, expiry(at), false);
         sweep(st, at);
         return true;
       });
@@ -222,22 +247,22 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
 
     summaries: run((sessionId) => {
       const at = begin(sessionId);
-      const key = keyOf(sessionId);
-      return conn().read((st) =>
-        liveRow(st, key, at) === undefined
-          ? []
-          : st.summaries.all(key).map((r) => JSON.parse(r.json)),
-      );
+      const key = locate(sessionId);
+      return conn().read((st) => {
+        const row = liveRow(st, key, at);
+        return row === undefined ? [] : st.summaries.all(row.id).map((r) => JSON.parse(r.json));
+      });
     }),
 
     archived: run((sessionId, summaryId) => {
       const at = begin(sessionId);
-      const key = keyOf(sessionId);
-      return conn().read((st) =>
-        liveRow(st, key, at) === undefined || typeof summaryId !== 'string'
+      const key = locate(sessionId);
+      return conn().read((st) => {
+        const row = liveRow(st, key, at);
+        return row === undefined || typeof summaryId !== 'string'
           ? []
-          : st.archived.all({ ...key, summaryId }).map(storedOf),
-      );
+          : st.archived.all({ s: row.id, summaryId }).map(storedOf);
+      });
     }),
 
     list: run((listOptions) => {
@@ -262,10 +287,10 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
 
     export: run((sessionId) => {
       const at = begin(sessionId);
-      const key = keyOf(sessionId);
+      const key = locate(sessionId);
       return conn().read((st) => {
         const row = liveRow(st, key, at);
-        return row === undefined ? null : snapshotOf(st, key, row);
+        return row === undefined ? null : snapshotOf(st, refOf(key, row), row);
       });
     }),
 
@@ -273,9 +298,11 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
       begin((snapshot as { sessionId?: unknown } | null)?.sessionId);
       const parsed = parseSessionSnapshot(snapshot);
       const at = now();
-      const key = keyOf(parsed.sessionId);
+      const key = locate(parsed.sessionId);
       conn().write((st) => {
-        importSnapshot(st, key, parsed, expiry(at));
+        // Replaces whatever had the id, expired or not: the row (and its id) is reused.
+        const ref = refForWrite(st, key, st.session.get(namespace, key.sortKey));
+        importSnapshot(st, ref, parsed, expiry(at));
         sweep(st, at);
       });
     }),

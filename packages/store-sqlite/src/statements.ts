@@ -1,14 +1,15 @@
 import type { Database } from 'better-sqlite3';
 
-/** The part of a better-sqlite3 statement the store uses, with named parameters. */
+/** The part of a better-sqlite3 statement the store uses: positional or named (`@x`) parameters. */
 export interface Prepared<R> {
-  run(params: object): unknown;
-  get(params: object): R | undefined;
-  all(params: object): R[];
+  run(...params: unknown[]): { changes: number };
+  get(...params: unknown[]): R | undefined;
+  all(...params: unknown[]): R[];
 }
 
 /** A row of `mem_sessions`. */
 export interface SessionRow {
+  id: number;
   session_id: string;
   live: number;
   version: number;
@@ -19,6 +20,8 @@ export interface SessionRow {
   created_at: number;
   updated_at: number;
   expires_at: number | null;
+  /** 1 when the session has archived messages. */
+  archived: number;
 }
 
 export interface MessageRow {
@@ -36,52 +39,66 @@ export interface IdempotencyRow {
   last_seq: number;
 }
 
-/** `@ns` and `@sid` bind every statement to one session of one namespace. */
-export interface SessionKey {
-  ns: string;
+/**
+ * A session as the data statements see it: `id` is its `mem_sessions.id` (bound as `@s`), `sid`
+ * the caller's session id (for error messages). Only valid inside the transaction that read it.
+ */
+export interface SessionRef {
+  id: number;
   sid: string;
 }
 
-const WHERE = 'namespace = @ns AND session_id = @sid';
-const ALL_TABLES = ['mem_messages', 'mem_archive', 'mem_summaries', 'mem_idempotency'] as const;
+const INSERT_MESSAGES = 'INSERT INTO mem_messages (session, seq, id, token_count, json) VALUES';
+const MESSAGE_VALUES = '(?, ?, ?, ?, ?)';
+const DATA_TABLES = ['mem_messages', 'mem_archive', 'mem_summaries', 'mem_idempotency'] as const;
+const EXPIRED =
+  'SELECT id FROM mem_sessions WHERE namespace = @ns AND expires_at IS NOT NULL AND expires_at <= @at';
 
 /**
  * Every SQL statement the store runs, prepared once per connection. Values are always bound
- * parameters; no caller-supplied text is ever part of the SQL.
+ * parameters; no caller-supplied text is ever part of the SQL. The statements an append runs
+ * take positional parameters (no parameter object to build and look up per call).
  */
 export function prepareStatements(db: Database) {
-  const p = <R = unknown>(sql: string): Prepared<R> => db.prepare<unknown[], R>(sql);
-  const deleteData = ALL_TABLES.map((table) => p(`DELETE FROM ${table} WHERE ${WHERE}`));
+  const p = <R = unknown>(sql: string): Prepared<R> =>
+    db.prepare<unknown[], R>(sql) as unknown as Prepared<R>;
+  const deleteData = DATA_TABLES.map((table) => p(`DELETE FROM ${table} WHERE session = ?`));
   const deleteHistory = deleteData.slice(0, 3);
-  const deleteExpiredData = ALL_TABLES.map((table) =>
-    p(
-      `DELETE FROM ${table} WHERE namespace = @ns AND session_id IN (SELECT session_id FROM mem_sessions WHERE namespace = @ns AND expires_at IS NOT NULL AND expires_at <= @at)`,
-    ),
+  const deleteExpiredData = DATA_TABLES.map((table) =>
+    p(`DELETE FROM ${table} WHERE session IN (${EXPIRED})`),
   );
-  const deleteExpiredSessions = p(
-    'DELETE FROM mem_sessions WHERE namespace = @ns AND expires_at IS NOT NULL AND expires_at <= @at',
-  );
+  const insertMessages: Prepared<never>[] = [];
+  const deleteExpiredSessions = p(`DELETE FROM mem_sessions WHERE id IN (${EXPIRED})`);
   return {
-    session: p<SessionRow>(`SELECT * FROM mem_sessions WHERE ${WHERE}`),
-    upsertSession: p(
-      `INSERT INTO mem_sessions (namespace, session_id, sort_key, live, version, epoch, last_seq, message_count, token_count, created_at, updated_at, expires_at)
-       VALUES (@ns, @sid, @sortKey, @live, @version, @epoch, @lastSeq, @messageCount, @tokenCount, @createdAt, @updatedAt, @expiresAt)
-       ON CONFLICT (namespace, session_id) DO UPDATE SET live = excluded.live, version = excluded.version,
-         epoch = excluded.epoch, last_seq = excluded.last_seq, message_count = excluded.message_count,
-         token_count = excluded.token_count, created_at = excluded.created_at,
-         updated_at = excluded.updated_at, expires_at = excluded.expires_at`,
+    /** (namespace, sort key) → the session row. */
+    session: p<SessionRow>(
+      `SELECT id, session_id, live, version, epoch, last_seq, message_count, token_count,
+         created_at, updated_at, expires_at,
+         EXISTS (SELECT 1 FROM mem_archive WHERE session = mem_sessions.id) AS archived
+       FROM mem_sessions WHERE namespace = ? AND sort_key = ?`,
     ),
-    deleteSession: p(`DELETE FROM mem_sessions WHERE ${WHERE}`),
+    /** A new session row (its counters are written by `saveSession` before the commit). */
+    insertSession: p<{ id: number }>(
+      `INSERT INTO mem_sessions (namespace, session_id, sort_key, live, version, epoch, last_seq,
+         message_count, token_count, created_at, updated_at, expires_at)
+       VALUES (?, ?, ?, 0, 0, 0, 0, 0, 0, 0, 0, NULL) RETURNING id`,
+    ),
+    /** live, version, epoch, last_seq, message_count, token_count, created_at, updated_at, expires_at, id */
+    saveSession: p(
+      `UPDATE mem_sessions SET live = ?, version = ?, epoch = ?, last_seq = ?, message_count = ?,
+         token_count = ?, created_at = ?, updated_at = ?, expires_at = ? WHERE id = ?`,
+    ),
+    deleteSession: p('DELETE FROM mem_sessions WHERE id = ?'),
     /** Everything but the session row (and so its counters). */
     deleteData: {
-      run: (key: SessionKey) => {
-        for (const statement of deleteData) statement.run(key);
+      run: (s: number) => {
+        for (const statement of deleteData) statement.run(s);
       },
     },
     /** Active messages, archive and summaries; the idempotency keys stay (FLUSH keeps them). */
     deleteHistory: {
-      run: (key: SessionKey) => {
-        for (const statement of deleteHistory) statement.run(key);
+      run: (s: number) => {
+        for (const statement of deleteHistory) statement.run(s);
       },
     },
     deleteExpired: {
@@ -91,64 +108,84 @@ export function prepareStatements(db: Database) {
       },
     },
     listLive: p<{ session_id: string }>(
-      `SELECT session_id FROM mem_sessions WHERE namespace = @ns AND live = 1
-         AND (expires_at IS NULL OR expires_at > @at) AND sort_key > @after
+      `SELECT session_id FROM mem_sessions WHERE namespace = @ns AND sort_key > @after
+         AND live = 1 AND (expires_at IS NULL OR expires_at > @at)
        ORDER BY sort_key LIMIT @limit`,
     ),
     readAscending: p<MessageRow>(
       `SELECT seq, id, token_count, json FROM mem_messages
-       WHERE ${WHERE} AND seq > @after AND seq < @before ORDER BY seq LIMIT @limit`,
+       WHERE session = @s AND seq > @after AND seq < @before ORDER BY seq LIMIT @limit`,
     ),
     readDescending: p<MessageRow>(
       `SELECT seq, id, token_count, json FROM mem_messages
-       WHERE ${WHERE} AND seq > @after AND seq < @before ORDER BY seq DESC LIMIT @limit`,
+       WHERE session = @s AND seq > @after AND seq < @before ORDER BY seq DESC LIMIT @limit`,
     ),
     seqBounds: p<{ first: number | null; last: number | null }>(
-      `SELECT min(seq) AS first, max(seq) AS last FROM mem_messages WHERE ${WHERE}`,
+      'SELECT min(seq) AS first, max(seq) AS last FROM mem_messages WHERE session = ?',
     ),
-    insertMessage: p(
-      `INSERT INTO mem_messages (namespace, session_id, seq, id, token_count, json)
-       VALUES (@ns, @sid, @seq, @id, @tokenCount, @json)`,
-    ),
-    deleteMessage: p(`DELETE FROM mem_messages WHERE ${WHERE} AND seq = @seq`),
+    /** session, seq, id, token_count, json */
+    insertMessage: p(`${INSERT_MESSAGES} ${MESSAGE_VALUES}`),
+    /**
+     * `count` messages in one statement (one call into SQLite instead of `count`): parameters
+     * are `count` groups of (session, seq, id, token_count, json). Prepared on first use.
+     */
+    insertMessages: (count: number): Prepared<never> => {
+      let statement = insertMessages[count];
+      if (statement === undefined) {
+        statement = p(`${INSERT_MESSAGES} ${Array(count).fill(MESSAGE_VALUES).join(', ')}`);
+        insertMessages[count] = statement;
+      }
+      return statement;
+    },
+    deleteMessage: p('DELETE FROM mem_messages WHERE session = ? AND seq = ?'),
+    /** 1 when `@id` is used by an archived message or an active one with `seq <= @last`. */
     idUsed: p<{ found: number }>(
-      `SELECT EXISTS (SELECT 1 FROM mem_messages WHERE ${WHERE} AND id = @id)
-           OR EXISTS (SELECT 1 FROM mem_archive WHERE ${WHERE} AND id = @id) AS found`,
+      `SELECT EXISTS (SELECT 1 FROM mem_messages WHERE session = @s AND id = @id AND seq <= @last)
+           OR EXISTS (SELECT 1 FROM mem_archive WHERE session = @s AND id = @id) AS found`,
+    ),
+    /** session, JSON array of ids: 1 when an archived message has one of them. */
+    anyArchived: p<{ found: number }>(
+      `SELECT EXISTS (SELECT 1 FROM mem_archive
+         WHERE session = ? AND id IN (SELECT value FROM json_each(?))) AS found`,
     ),
     insertArchived: p(
-      `INSERT INTO mem_archive (namespace, session_id, summary_id, seq, id, json)
-       VALUES (@ns, @sid, @summaryId, @seq, @id, @json)`,
+      `INSERT INTO mem_archive (session, summary_id, seq, id, json)
+       VALUES (@s, @summaryId, @seq, @id, @json)`,
     ),
     archived: p<{ seq: number; id: string; json: string }>(
-      `SELECT seq, id, json FROM mem_archive WHERE ${WHERE} AND summary_id = @summaryId ORDER BY rowid`,
+      'SELECT seq, id, json FROM mem_archive WHERE session = @s AND summary_id = @summaryId ORDER BY rowid',
     ),
-    deleteArchived: p(`DELETE FROM mem_archive WHERE ${WHERE} AND summary_id = @summaryId`),
+    deleteArchived: p('DELETE FROM mem_archive WHERE session = @s AND summary_id = @summaryId'),
     summaries: p<{ summary_id: string; json: string }>(
-      `SELECT summary_id, json FROM mem_summaries WHERE ${WHERE} ORDER BY rowid`,
+      'SELECT summary_id, json FROM mem_summaries WHERE session = ? ORDER BY rowid',
     ),
     hasSummary: p<{ found: number }>(
-      `SELECT EXISTS (SELECT 1 FROM mem_summaries WHERE ${WHERE} AND summary_id = @summaryId) AS found`,
+      'SELECT EXISTS (SELECT 1 FROM mem_summaries WHERE session = @s AND summary_id = @summaryId) AS found',
     ),
     insertSummary: p(
-      `INSERT INTO mem_summaries (namespace, session_id, summary_id, json) VALUES (@ns, @sid, @summaryId, @json)`,
+      'INSERT INTO mem_summaries (session, summary_id, json) VALUES (@s, @summaryId, @json)',
     ),
-    deleteSummary: p(`DELETE FROM mem_summaries WHERE ${WHERE} AND summary_id = @summaryId`),
+    deleteSummary: p('DELETE FROM mem_summaries WHERE session = @s AND summary_id = @summaryId'),
+    /** session, key */
     idempotencyKey: p<IdempotencyRow>(
-      `SELECT key, version, epoch, first_seq, last_seq FROM mem_idempotency WHERE ${WHERE} AND key = @key`,
+      `SELECT key, version, epoch, first_seq, last_seq FROM mem_idempotency
+       WHERE session = ? AND key = ?`,
     ),
     idempotencyKeys: p<IdempotencyRow>(
       // The newest 1,024 (trimming is amortized, so a few more may still be stored).
       `SELECT key, version, epoch, first_seq, last_seq FROM (
-         SELECT rowid AS r, key, version, epoch, first_seq, last_seq FROM mem_idempotency
-         WHERE ${WHERE} ORDER BY rowid DESC LIMIT 1024) ORDER BY r`,
+         SELECT ord, key, version, epoch, first_seq, last_seq FROM mem_idempotency
+         WHERE session = ? ORDER BY ord DESC LIMIT 1024) ORDER BY ord`,
     ),
+    /** session, key, ord, version, epoch, first_seq, last_seq; changes nothing if the key is known. */
     insertIdempotencyKey: p(
-      `INSERT INTO mem_idempotency (namespace, session_id, key, version, epoch, first_seq, last_seq)
-       VALUES (@ns, @sid, @key, @version, @epoch, @firstSeq, @lastSeq)`,
+      `INSERT INTO mem_idempotency (session, key, ord, version, epoch, first_seq, last_seq)
+       VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
     ),
+    /** Drops all but the newest `@keep` keys of session `@s`. */
     trimIdempotencyKeys: p(
-      `DELETE FROM mem_idempotency WHERE rowid IN (SELECT rowid FROM mem_idempotency
-         WHERE ${WHERE} ORDER BY rowid DESC LIMIT -1 OFFSET @keep)`,
+      `DELETE FROM mem_idempotency WHERE session = @s AND ord < (
+         SELECT ord FROM mem_idempotency WHERE session = @s ORDER BY ord DESC LIMIT 1 OFFSET @keep - 1)`,
     ),
   };
 }
