@@ -184,6 +184,12 @@ export type {
 export { isSummaryMessage, messageText } from './model/message.ts';
 export { contentPartSchema, messageSchema, toolCallSchema } from './model/message-schema.ts';
 export { isValidPrompt, promptProblems, sanitizeInteraction } from './model/prompt-validity.ts';
+export type { EncodedMessage } from './store/encode-message-batch.ts';
+export {
+  encodeCountedMessage,
+  encodeMessageBatch,
+  readIdempotencyKey,
+} from './store/encode-message-batch.ts';
 export type { MemoryBackend, MemoryStoreOptions } from './store/memory-store.ts';
 export { createMemoryBackend, createMemoryStore } from './store/memory-store.ts';
 export { parseSessionSnapshot } from './store/parse-session-snapshot.ts';

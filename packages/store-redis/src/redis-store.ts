@@ -5,12 +5,12 @@ import {
   MemValidationError,
   parseCompactInput,
   parseEraseInput,
-  parseIdempotencyKey,
   parseListOptions,
   parseReadOptions,
   parseReplaceInput,
   parseSessionSnapshot,
   type ReadOptions,
+  readIdempotencyKey,
   STORE_SPECIFICATION_VERSION,
   type Store,
 } from '@mem/core';
@@ -89,15 +89,15 @@ export function createRedisStore(options: RedisStoreOptions): Store {
     append: op('append', async (sessionId, messages, appendOptions) => {
       const keys = begin(sessionId);
       const batch = encodeBatch(messages);
-      const key = idempotencyKeyOf(appendOptions);
-      const n = batch.messages.length;
+      const key = readIdempotencyKey(appendOptions);
+      const n = batch.ids.length;
       const args = [at(), ttl, `k:${key}`, key, batch.tokens, n, ...batch.args];
       const [status, value] = (await run(keys, 'append', args)) as [string, unknown];
       if (status === 'id') {
         const i = Number(value);
         throw new MemValidationError(
           `messages[${i}].id`,
-          `[mem/store] messages[${i}].id ${JSON.stringify(batch.messages[i]?.id)} is already used in session ${JSON.stringify(sessionId)}; message ids are unique per session (active or archived).`,
+          `[mem/store] messages[${i}].id ${JSON.stringify(batch.ids[i])} is already used in session ${JSON.stringify(sessionId)}; message ids are unique per session (active or archived).`,
         );
       }
       return decodeAppendRecord(value, status === 'dup');
@@ -304,14 +304,6 @@ function readOptionsOf(options: unknown): ReadOptions {
 
 function isCount(key: string, value: unknown): boolean {
   return READ_SEQS.has(key) && Number.isSafeInteger(value) && (value as number) >= 0;
-}
-
-/** `parseIdempotencyKey`, without the schema for the plain case (a 1-512 character string). */
-function idempotencyKeyOf(options: unknown): string {
-  const key = (options as { idempotencyKey?: unknown } | null | undefined)?.idempotencyKey;
-  const plain = typeof options === 'object' && !Array.isArray(options);
-  if (plain && typeof key === 'string' && key.length >= 1 && key.length <= 512) return key;
-  return parseIdempotencyKey(options);
 }
 
 /** The replies of an EXEC; the first failed command's error is thrown. */

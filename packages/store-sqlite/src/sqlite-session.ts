@@ -1,12 +1,12 @@
 import {
   type AppendResult,
   type CountedMessage,
+  type EncodedMessage,
   MemStoreConflictError,
   MemValidationError,
   type SessionInfo,
   type StoredMessage,
 } from '@mem/core';
-import type { EncodedMessage } from './encode-batch.ts';
 import type { MessageRow, SessionRef, SessionRow, Statements } from './statements.ts';
 
 /** How many applied idempotency keys are kept per session (the newest). */
@@ -155,7 +155,7 @@ export function assertNewIds(
 }
 
 /**
- * Appends a checked, non-empty batch (`encodeBatch`) and records its idempotency key; when the key was
+ * Appends a checked, non-empty batch (`encodeMessageBatch`) and records its idempotency key; when the key was
  * already applied, changes nothing and returns its first result (`duplicate: true`, `head` untouched).
  * Used ids are rejected like `assertNewIds` would, but the common case costs no lookups: the key
  * goes in first (ON CONFLICT DO NOTHING tells a known key), UNIQUE (session, id) checks the active

@@ -1,5 +1,6 @@
 import {
   assertValidSessionId,
+  encodeMessageBatch,
   MemStoreConflictError,
   MemStoreError,
   parseCompactInput,
@@ -8,11 +9,11 @@ import {
   parseReadOptions,
   parseReplaceInput,
   parseSessionSnapshot,
+  readIdempotencyKey,
   STORE_SPECIFICATION_VERSION,
   type Store,
 } from '@mem/core';
 import { type Connection, connect } from './connection.ts';
-import { encodeBatch, idempotencyKeyOf } from './encode-batch.ts';
 import { decodeListCursor, encodeListCursor, sortKey } from './list-cursor.ts';
 import { compactSession, eraseSession, replaceSession } from './sqlite-rewrite.ts';
 import {
@@ -128,8 +129,8 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
 
     append: run((sessionId, messages, appendOptions) => {
       const at = begin(sessionId);
-      const batch = encodeBatch(messages);
-      const idempotencyKey = idempotencyKeyOf(appendOptions);
+      const batch = encodeMessageBatch(messages);
+      const idempotencyKey = readIdempotencyKey(appendOptions);
       const key = locate(sessionId);
       return conn().write((st) => {
         const row = rowForWrite(st, key, at);

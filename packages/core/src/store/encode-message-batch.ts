@@ -1,6 +1,7 @@
-import { type CountedMessage, parseCountedMessages, parseIdempotencyKey } from '@mem/core';
+import type { CountedMessage } from '../model/message.ts';
+import { parseCountedMessages, parseIdempotencyKey } from './parse-store-input.ts';
 
-/** A checked message of an append batch, as its row needs it. */
+/** A checked message of an append batch, ready for a backend to store: its id, tokens and JSON. */
 export interface EncodedMessage {
   id: string;
   tokenCount: number;
@@ -14,19 +15,21 @@ export interface EncodedMessage {
  * string or text-part content, no metadata, ids unique in the batch) is checked and encoded in
  * one pass, as the same JSON the parsed copy gives (schema field order). Anything else goes
  * through core's parser, so every error (and every accepted odd input) is exactly core's.
+ * Store backends use it on their append path (`@mem/store-sqlite`, `@mem/store-redis`).
  */
-export function encodeBatch(messages: unknown): EncodedMessage[] {
+export function encodeMessageBatch(messages: unknown): EncodedMessage[] {
   const fast = Array.isArray(messages) ? encodePlain(messages) : undefined;
   if (fast !== undefined) return fast;
-  return parseCountedMessages(messages).map(encodeParsed);
+  return parseCountedMessages(messages).map(encodeCountedMessage);
 }
 
-export function encodeParsed(message: CountedMessage): EncodedMessage {
+/** One parsed message as `encodeMessageBatch` encodes it. */
+export function encodeCountedMessage(message: CountedMessage): EncodedMessage {
   return { id: message.id, tokenCount: message.tokenCount, json: JSON.stringify(message) };
 }
 
 /** `parseIdempotencyKey`, without the schema walk for the usual `{ idempotencyKey: string }`. */
-export function idempotencyKeyOf(options: unknown): string {
+export function readIdempotencyKey(options: unknown): string {
   if (isPlain(options)) {
     const key = options.idempotencyKey;
     if (typeof key === 'string' && key.length >= 1 && key.length <= MAX_KEY_LENGTH) return key;
