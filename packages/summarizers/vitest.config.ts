@@ -4,7 +4,7 @@ export default defineConfig({
   resolve: { conditions: ['@mem/source'] },
   ssr: { resolve: { conditions: ['@mem/source'] } },
   test: {
-    include: ['src/**/*.test.ts'],
+    include: ['src/**/*.test.ts', 'scripts/**/*.test.ts'],
     testTimeout: 60_000,
   },
 });
