@@ -53,8 +53,10 @@ const fileSchema = z.union([
   z.object({ sessions: z.array(z.object({ messages: z.array(messageSchema) })).min(1) }),
 ]);
 const file = fileSchema.parse(JSON.parse(readFileSync(path, 'utf8')));
-const messages: Message[] =
-  'sessions' in file ? file.sessions.flatMap((s) => s.messages) : file.messages;
+// messageSchema checks every field; its inferred type spells optional fields as `| undefined`.
+const messages = (
+  'sessions' in file ? file.sessions.flatMap((s) => s.messages) : file.messages
+) as Message[];
 const keyPath = path.replace(/\.conversation\.json$|\.json$/, '.entities.json');
 const key: AnswerKey | null =
   keyPath !== path && existsSync(keyPath)

@@ -1,0 +1,11 @@
+export type { ChainOfDensityOptions } from './chain-of-density/chain-of-density-options.ts';
+export type { ChainOfDensitySummarizer } from './chain-of-density/chain-of-density-summarizer.ts';
+export { createChainOfDensitySummarizer } from './chain-of-density/chain-of-density-summarizer.ts';
+export type { ChatModel, ChatRequest, ChatResponse, ChatUsage } from './chat-model.ts';
+export type { ProviderErrorInit, ProviderErrorKind } from './provider-error.ts';
+export { ProviderError } from './provider-error.ts';
+export { parseRetryAfterMs } from './retry-after.ts';
+export type { RetryEvent, RetryOptions, RetryPolicy } from './retrying.ts';
+export { retrying, retryPolicy } from './retrying.ts';
+export { toProviderError } from './to-provider-error.ts';
+export { embedderWithRetries, withRetries } from './with-retries.ts';
