@@ -29,6 +29,9 @@ export function prepareKnowledgeStatements(db: Database) {
     sessionChunks: p<{ id: number; json: string }>(
       'SELECT id, json FROM mem_kb_chunks WHERE collection = @collection AND session_id = @sid',
     ),
+    hasVectors: p<{ space: number }>(
+      'SELECT space FROM mem_kb_namespace_vectors WHERE namespace = @ns',
+    ),
     countAll: p<{ n: number }>(
       'SELECT count(*) AS n FROM mem_kb_chunks WHERE collection = @collection',
     ),
@@ -36,8 +39,8 @@ export function prepareKnowledgeStatements(db: Database) {
       'SELECT count(*) AS n FROM mem_kb_chunks WHERE collection = @collection AND session_id = @sid',
     ),
     // bm25() is lower-is-better; the scope column gets weight 0 so only the text counts.
-    search: p<{ json: string; score: number }>(
-      `SELECT c.json AS json, -bm25(mem_kb_fts, 0.0, 1.0) AS score
+    search: p<{ id: number; json: string; score: number }>(
+      `SELECT c.id AS id, c.json AS json, -bm25(mem_kb_fts, 0.0, 1.0) AS score
        FROM mem_kb_fts JOIN mem_kb_chunks c ON c.id = mem_kb_fts.rowid
        WHERE mem_kb_fts MATCH @match AND (@sid IS NULL OR c.session_id = @sid)
        ORDER BY score DESC, c.created_at DESC, c.chunk_id ASC

@@ -93,12 +93,28 @@ export const MIGRATIONS: readonly string[] = [
     UNIQUE (collection, session_id, chunk_id)
   );
 
-  -- Contentless: the text lives in mem_kb_chunks.json; rowid = mem_kb_chunks.id. 'scope' holds
-  -- one token per collection ('c' + its id), so a search only visits its own collection's postings.
+  -- rowid = mem_kb_chunks.id; body is the analyzed text (see fts-query.ts). 'scope' holds one
+  -- token per collection ('c' + its id), so a search only visits its own collection's postings.
+  -- A regular (not contentless) table: deleting a row must take its tokens out of the document
+  -- count and average length bm25() uses, which a contentless table cannot do (re-adding the
+  -- same chunks made their scores drift).
   CREATE VIRTUAL TABLE mem_kb_fts USING fts5 (
-    scope, body, content = '', contentless_delete = 1,
-    tokenize = 'unicode61 remove_diacritics 2'
+    scope, body, tokenize = 'unicode61 remove_diacritics 2'
   );
+
+  -- Vectors (only with an embedder). One vec0 table, mem_kb_vec_<id>, per embedder id and
+  -- dimensions, created on first use because vec0 needs the sqlite-vec extension; its rowid is
+  -- mem_kb_chunks.id. A namespace is bound to one space, so vectors of two embedders never mix.
+  CREATE TABLE mem_kb_vector_spaces (
+    id INTEGER PRIMARY KEY,
+    embedder_id TEXT NOT NULL,
+    dimensions INTEGER NOT NULL,
+    UNIQUE (embedder_id, dimensions)
+  );
+  CREATE TABLE mem_kb_namespace_vectors (
+    namespace TEXT PRIMARY KEY,
+    space INTEGER NOT NULL REFERENCES mem_kb_vector_spaces (id)
+  ) WITHOUT ROWID;
   `,
 ];
 

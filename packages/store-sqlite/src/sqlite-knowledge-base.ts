@@ -1,9 +1,12 @@
 import {
+  analyzeText,
   assertValidCollectionId,
   KNOWLEDGE_BASE_SPECIFICATION_VERSION,
   type KnowledgeBase,
   type KnowledgeChunk,
   type KnowledgeDeleteFilter,
+  type KnowledgeHit,
+  MemConfigError,
   MemStoreError,
   parseChunks,
   parseCountFilter,
@@ -11,127 +14,240 @@ import {
   parseQuery,
   parseSearchOptions,
 } from '@mem/core';
-import type { Database } from 'better-sqlite3';
 import { type Connection, connect } from './connection.ts';
+import { embedTexts } from './embed-texts.ts';
 import { indexText, matchExpression } from './fts-query.ts';
 import { type KnowledgeStatements, prepareKnowledgeStatements } from './kb-statements.ts';
-import { checkSqliteStoreOptions, type SqliteSynchronous } from './sqlite-store-options.ts';
+import {
+  assertSameSpace,
+  bindSpace,
+  boundSpace,
+  loadVectorExtension,
+  MAX_KNN_K,
+  type VectorStatements,
+  vectorStatements,
+} from './kb-vectors.ts';
+import { type Ranked, reciprocalRankFusion } from './reciprocal-rank-fusion.ts';
+import {
+  checkSqliteKnowledgeBaseOptions,
+  type SqliteKnowledgeBaseOptions,
+} from './sqlite-knowledge-base-options.ts';
 
-interface SqliteKnowledgeBaseCommonOptions {
-  /** The tenant: 1-64 letters, digits, `_` or `-`. Default `'default'`. */
-  namespace?: string;
-  /** How long a write waits for another connection's write lock, in ms. Default 5,000. */
-  busyTimeoutMs?: number;
-  /** Durability of a commit (see the README). Default `'NORMAL'`. */
-  synchronous?: SqliteSynchronous;
-}
-
-export type SqliteKnowledgeBaseOptions = SqliteKnowledgeBaseCommonOptions &
-  ({ path: string; database?: never } | { database: Database; path?: never });
+type Hit = Omit<KnowledgeHit, 'rank'>;
 
 /**
  * A `KnowledgeBase` (spec `mem.kb.v1`) on SQLite FTS5, ranked with BM25 (`bm25()`), durable
  * when given a file. It can share a file (or a connection) with `createSqliteStore`.
  *
  * - Text is analyzed like the in-memory knowledge base (`analyzeText`: folded, stopwords dropped,
- *   compounds kept whole and split, CJK bigrams) and indexed in a contentless FTS5 table with the
+ *   compounds kept whole and split, CJK bigrams) and indexed in an FTS5 table with the
  *   `unicode61 remove_diacritics 2` tokenizer; chunks and their metadata live in a plain table.
  * - A query becomes an OR of quoted terms, scoped to its collection: user text is never FTS5
  *   syntax. Ties go to the newer chunk (`metadata.createdAt`), then the smaller id.
  * - BM25 statistics (document count, average length, term rarity) are those of the whole FTS
  *   table, i.e. of every collection in the file; rankings within a collection stay sensible,
  *   scores are comparable only within one result list (as the spec says).
- * - Every operation is one transaction (writes `BEGIN IMMEDIATE`); a bad batch changes nothing.
+ * - With an `embedder`, chunks also get vectors (sqlite-vec, cosine), embedded before the write
+ *   transaction opens; `retrieval` picks BM25, nearest vectors, or both fused by Reciprocal Rank
+ *   Fusion (`'hybrid'`, the default then). See the README.
+ * - Every write is one transaction (`BEGIN IMMEDIATE`); a bad batch changes nothing.
  */
 export function createSqliteKnowledgeBase(options: SqliteKnowledgeBaseOptions): KnowledgeBase {
-  const checked = checkSqliteStoreOptions(options, 'createSqliteKnowledgeBase options');
-  const { namespace, source } = checked;
+  const checked = checkSqliteKnowledgeBaseOptions(options);
+  const { namespace, source, embedder, retrieval, rrfK } = checked;
   const inMemory = source.kind === 'path' ? source.path === ':memory:' : source.database.memory;
   let connection: Connection<KnowledgeStatements> | undefined;
   let closed = false;
 
-  const begin = (collectionId: unknown): void => {
-    assertValidCollectionId(collectionId);
+  const assertOpen = (): void => {
     if (closed) {
       throw new MemStoreError(
         '[mem/sqlite] this knowledge base is closed; create a new one with createSqliteKnowledgeBase().',
       );
     }
   };
+  const begin = (collectionId: unknown): void => {
+    assertValidCollectionId(collectionId);
+    assertOpen();
+  };
   /** Connects on first use, after the call's input was checked. */
   const conn = (): Connection<KnowledgeStatements> => {
-    connection ??= connect(checked, 'createSqliteKnowledgeBase', prepareKnowledgeStatements);
+    if (connection !== undefined) return connection;
+    const opened = connect(checked, 'createSqliteKnowledgeBase', prepareKnowledgeStatements);
+    if (embedder !== undefined) {
+      try {
+        loadVectorExtension(opened.db);
+      } catch (error) {
+        if (opened.owned) opened.db.close();
+        throw error;
+      }
+    }
+    connection = opened;
     return connection;
   };
   const collectionOf = (st: KnowledgeStatements, collectionId: string) =>
     st.collection.get({ ns: namespace, collectionId })?.id;
+  /**
+   * The vectors a write must keep in step with the chunks (inside the write transaction).
+   * Without an embedder, a namespace that holds vectors is refused: they would go stale.
+   */
+  const vectorsToUpdate = (c: Connection<KnowledgeStatements>, st: KnowledgeStatements) => {
+    if (embedder !== undefined) {
+      const space = boundSpace(c.db, namespace);
+      assertSameSpace(space, embedder, namespace);
+      return space === undefined ? undefined : vectorStatements(c.db, space.id);
+    }
+    const space = st.hasVectors.get({ ns: namespace })?.space;
+    if (space === undefined) return undefined;
+    throw new MemConfigError(
+      [
+        {
+          path: 'embedder',
+          message: `namespace ${JSON.stringify(namespace)} holds vectors; pass the embedder that wrote them, so that writes keep them in step`,
+        },
+      ],
+      { source: 'createSqliteKnowledgeBase options' },
+    );
+  };
+  /** BM25 hits of `text` in `collection`, best first. */
+  const lexical = (
+    st: KnowledgeStatements,
+    collection: number,
+    text: string,
+    sessionId: string | undefined,
+    topK: number,
+  ): Ranked<Hit>[] => {
+    const match = matchExpression(`c${collection}`, text);
+    if (match === undefined) return [];
+    return st.search.all({ match, sid: sessionId ?? null, topK }).map((row) => ({
+      key: row.id,
+      item: { chunk: JSON.parse(row.json) as KnowledgeChunk, score: row.score },
+    }));
+  };
 
   return {
     specificationVersion: KNOWLEDGE_BASE_SPECIFICATION_VERSION,
-    capabilities: Object.freeze({ lexical: true, semantic: false, durable: !inMemory }),
+    capabilities: Object.freeze({
+      lexical: retrieval !== 'semantic',
+      semantic: retrieval !== 'lexical',
+      durable: !inMemory,
+    }),
     namespace,
 
-    add: run((collectionId: string, chunks: readonly KnowledgeChunk[]) => {
+    add: async (collectionId: string, chunks: readonly KnowledgeChunk[]) => {
       begin(collectionId);
-      const parsed = parseChunks(chunks);
+      const parsed = lastOfEach(parseChunks(chunks));
       if (parsed.length === 0) return;
-      conn().write((st) => {
+      let vectors: Float32Array[] | undefined;
+      if (embedder !== undefined) {
+        const c = conn();
+        // Refuse before paying for embeddings; checked again under the write lock.
+        assertSameSpace(
+          c.read(() => boundSpace(c.db, namespace)),
+          embedder,
+          namespace,
+        );
+        // Never hold the write lock across the embedder's (network) call.
+        vectors = await embedTexts(
+          embedder,
+          parsed.map((chunk) => chunk.text),
+          'document',
+        );
+        assertOpen();
+      }
+      const c = conn();
+      c.write((st) => {
+        const vec =
+          embedder === undefined
+            ? vectorsToUpdate(c, st)
+            : vectorStatements(c.db, bindSpace(c.db, namespace, embedder).id);
         let collection = collectionOf(st, collectionId);
         if (collection === undefined) {
           collection = Number(
             st.insertCollection.run({ ns: namespace, collectionId }).lastInsertRowid,
           );
         }
-        for (const chunk of parsed) {
-          const key = { collection, sid: chunk.metadata.sessionId, chunkId: chunk.id };
+        parsed.forEach((chunk, i) => {
+          const sid = chunk.metadata.sessionId;
+          const key = { collection, sid, chunkId: chunk.id };
           const old = st.chunkRowId.get(key)?.id;
-          if (old !== undefined) remove(st, old);
-          const id = st.insertChunk.run({
-            ...key,
-            createdAt: chunk.metadata.createdAt,
-            json: JSON.stringify(chunk),
-          }).lastInsertRowid;
+          if (old !== undefined) remove(st, old, vec);
+          const id = Number(
+            st.insertChunk.run({
+              ...key,
+              createdAt: chunk.metadata.createdAt,
+              json: JSON.stringify(chunk),
+            }).lastInsertRowid,
+          );
           st.insertText.run({ id, scope: `c${collection}`, body: indexText(chunk.text) });
-        }
+          const vector = vectors?.[i];
+          if (vec !== undefined && vector !== undefined) {
+            vec.insert(id, collection as number, sid, vector);
+          }
+        });
       });
-    }),
+    },
 
-    search: run((collectionId: string, query: string, searchOptions) => {
+    search: async (collectionId: string, query: string, searchOptions) => {
       begin(collectionId);
       const text = parseQuery(query);
       const { topK, sessionId } = parseSearchOptions(searchOptions);
+      if (embedder === undefined || retrieval === 'lexical') {
+        return conn().read((st) => {
+          const collection = collectionOf(st, collectionId);
+          if (collection === undefined) return [];
+          return ranked(lexical(st, collection, text, sessionId, topK).map(({ item }) => item));
+        });
+      }
+      const c = conn();
+      const found = c.read((st) => ({
+        collection: collectionOf(st, collectionId),
+        space: boundSpace(c.db, namespace),
+      }));
+      // No searchable words (the spec's rule, kept in every mode): nothing to embed.
+      if (found.collection === undefined || analyzeText(text).length === 0) return [];
+      assertSameSpace(found.space, embedder, namespace);
+      const depth = Math.min(MAX_KNN_K, Math.max(4 * topK, 20));
+      const [queryVector] =
+        found.space === undefined ? [] : await embedTexts(embedder, [text], 'query');
+      assertOpen();
+      const collection = found.collection;
       return conn().read((st) => {
-        const collection = collectionOf(st, collectionId);
-        const match =
-          collection === undefined ? undefined : matchExpression(`c${collection}`, text);
-        if (match === undefined) return [];
-        const rows = st.search.all({ match, sid: sessionId ?? null, topK });
-        return rows.map((row, i) => ({
-          chunk: JSON.parse(row.json) as KnowledgeChunk,
-          score: row.score,
-          rank: i + 1,
-        }));
+        const space = boundSpace(c.db, namespace);
+        const semantic =
+          space === undefined || queryVector === undefined
+            ? []
+            : nearest(vectorStatements(c.db, space.id), queryVector, depth, collection, sessionId);
+        if (retrieval === 'semantic')
+          return ranked(semantic.slice(0, topK).map(({ item }) => item));
+        const words = lexical(st, collection, text, sessionId, depth);
+        const fused = reciprocalRankFusion([words, semantic], rrfK, newerFirst);
+        return ranked(
+          fused.slice(0, topK).map(({ item, score }) => ({ chunk: item.chunk, score })),
+        );
       });
-    }),
+    },
 
-    delete: run((collectionId: string, filter: KnowledgeDeleteFilter) => {
+    delete: async (collectionId: string, filter: KnowledgeDeleteFilter) => {
       begin(collectionId);
       const parsed = parseDeleteFilter(filter);
-      return conn().write((st) => {
+      const c = conn();
+      return c.write((st) => {
         const collection = collectionOf(st, collectionId);
         if (collection === undefined) return 0;
+        const vec = vectorsToUpdate(c, st);
         const matches = deleteMatcher(parsed);
         let deleted = 0;
         for (const row of st.sessionChunks.all({ collection, sid: parsed.sessionId })) {
           if (!matches(JSON.parse(row.json) as KnowledgeChunk)) continue;
-          remove(st, row.id);
+          remove(st, row.id, vec);
           deleted += 1;
         }
         return deleted;
       });
-    }),
+    },
 
-    count: run((collectionId: string, filter) => {
+    count: async (collectionId: string, filter) => {
       begin(collectionId);
       const { sessionId } = parseCountFilter(filter);
       return conn().read((st) => {
@@ -143,19 +259,56 @@ export function createSqliteKnowledgeBase(options: SqliteKnowledgeBaseOptions): 
             : st.countSession.get({ collection, sid: sessionId });
         return row?.n ?? 0;
       });
-    }),
+    },
 
-    close: run(() => {
+    close: async () => {
       if (closed) return;
       closed = true;
       if (connection?.owned === true) connection.db.close();
       connection = undefined;
-    }),
+    },
   };
 }
 
-function remove(st: KnowledgeStatements, id: number): void {
+/** The nearest chunks by cosine similarity (the score), best first; none at or below 0. */
+function nearest(
+  vec: VectorStatements,
+  query: Float32Array,
+  depth: number,
+  collection: number,
+  sessionId: string | undefined,
+): Ranked<Hit>[] {
+  const hits: Ranked<Hit>[] = [];
+  for (const row of vec.nearest(query, depth, collection, sessionId)) {
+    // null: a zero vector has no direction; similarity <= 0: unrelated or opposite.
+    if (row.distance === null || !(row.distance < 1)) continue;
+    const chunk = JSON.parse(row.json) as KnowledgeChunk;
+    hits.push({ key: row.id, item: { chunk, score: 1 - row.distance } });
+  }
+  return hits.sort((a, b) => b.item.score - a.item.score || newerFirst(a.item, b.item));
+}
+
+/** The tie-break of every ranking: the newer chunk, then the smaller chunk id. */
+function newerFirst(a: Hit, b: Hit): number {
+  const byTime = b.chunk.metadata.createdAt - a.chunk.metadata.createdAt;
+  if (byTime !== 0) return byTime;
+  return a.chunk.id < b.chunk.id ? -1 : a.chunk.id > b.chunk.id ? 1 : 0;
+}
+
+function ranked(hits: readonly Hit[]): KnowledgeHit[] {
+  return hits.map(({ chunk, score }, i) => ({ chunk, score, rank: i + 1 }));
+}
+
+/** The chunks of a batch, keeping only the last of each (session, id): the last one wins. */
+function lastOfEach(chunks: readonly KnowledgeChunk[]): KnowledgeChunk[] {
+  const last = new Map<string, KnowledgeChunk>();
+  for (const chunk of chunks) last.set(JSON.stringify([chunk.metadata.sessionId, chunk.id]), chunk);
+  return [...last.values()];
+}
+
+function remove(st: KnowledgeStatements, id: number, vec: VectorStatements | undefined): void {
   st.deleteText.run({ id });
+  vec?.delete(id);
   st.deleteChunk.run({ id });
 }
 
@@ -170,16 +323,5 @@ function deleteMatcher(filter: KnowledgeDeleteFilter): (chunk: KnowledgeChunk) =
       return true;
     }
     return metadata.messageIds.some((id) => messages.has(id));
-  };
-}
-
-/** Wraps a synchronous operation as the async method the spec declares; throws become rejections. */
-function run<A extends unknown[], R>(operation: (...args: A) => R): (...args: A) => Promise<R> {
-  return (...args) => {
-    try {
-      return Promise.resolve(operation(...args));
-    } catch (error) {
-      return Promise.reject(error);
-    }
   };
 }

@@ -27,6 +27,25 @@ export function knowledgeBaseAddTests(
       expect(await hits()).toStrictEqual(before);
     });
 
+    it('keeps the scores of a search when the same chunks are added again and again', async () => {
+      const kb = await bases.seeded();
+      // Replacing a chunk by itself must leave every ranking statistic (document count, average
+      // length, term rarity) as it was; an index that only tombstones old rows drifts here.
+      const scores = async () =>
+        (await kb.search(TEST_COLLECTION, 'invoice deploy train', { topK: 5 })).map((h) => [
+          h.chunk.id,
+          h.score,
+        ]);
+      const before = await scores();
+      expect(before).toHaveLength(3);
+      for (let i = 0; i < 5; i++) await kb.add(TEST_COLLECTION, KNOWLEDGE_CORPUS);
+      const after = await scores();
+      expect(after.map(([id]) => id)).toStrictEqual(before.map(([id]) => id));
+      after.forEach(([, score], i) => {
+        expect(score).toBeCloseTo(before[i]?.[1] as number, 9);
+      });
+    });
+
     it('replaces a chunk re-added with the same session and id; its old words are gone', async () => {
       const kb = await bases.seeded();
       await kb.add(TEST_COLLECTION, [

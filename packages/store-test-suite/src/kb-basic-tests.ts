@@ -20,8 +20,12 @@ export function knowledgeBaseBasicTests(
       expect(kb.specificationVersion).toBe(KNOWLEDGE_BASE_SPECIFICATION_VERSION);
       expect(Object.keys(kb.capabilities).sort()).toStrictEqual(['durable', 'lexical', 'semantic']);
       for (const value of Object.values(kb.capabilities)) expect(typeof value).toBe('boolean');
-      // The ranking checks of this suite are lexical ones.
-      expect(kb.capabilities.lexical).toBe(true);
+      // The ranking checks of this suite are lexical ones, which an embedder can also pass.
+      if (options.semanticOnly === true) {
+        expect(kb.capabilities).toMatchObject({ lexical: false, semantic: true });
+      } else {
+        expect(kb.capabilities.lexical).toBe(true);
+      }
       expect(kb.namespace).toBe(namespace);
     });
 

@@ -14,4 +14,10 @@ export type KnowledgeBaseFactory = (options: {
 export interface KnowledgeBaseSuiteOptions {
   /** Runs after each group (for example, to delete a database file). */
   cleanup?: () => void | Promise<void>;
+  /**
+   * The backend ranks by meaning only (`capabilities.lexical` false, `semantic` true), e.g. a
+   * vector search. Every ranking check still runs: they hold when the backend's embedder puts
+   * texts that share words near each other, and texts that share none far apart.
+   */
+  semanticOnly?: boolean;
 }
