@@ -7,6 +7,7 @@ import { createOpenAI } from '@ai-sdk/openai';
 import Anthropic from '@anthropic-ai/sdk';
 import {
   createMemoryEngine,
+  type Embedder,
   isSummaryMessage,
   type MemoryEngine,
   type MemoryEngineEvents,
@@ -22,7 +23,7 @@ import { anthropicChatModel } from './anthropic.ts';
 import { fakeCodLlm } from './chain-of-density/__fixtures__/fake-cod-llm.ts';
 import type { ChatModel } from './chat-model.ts';
 import { createChainOfDensitySummarizer, type RetryEvent, withRetries } from './index.ts';
-import { openAIChatModel } from './openai.ts';
+import { openAIChatModel, openAIEmbedder } from './openai.ts';
 
 /**
  * SPEC §7 end to end: the engine with a summarizer profile and a knowledge base on
@@ -76,10 +77,16 @@ function turnsOf(list: readonly Message[]): Message[][] {
 
 type Events = { [E in keyof MemoryEngineEvents]: MemoryEngineEvents[E][] };
 
-function engineFor(name: string, model: ChatModel, options: { timeoutMs?: number } = {}) {
+function engineFor(
+  name: string,
+  model: ChatModel,
+  options: { timeoutMs?: number; embedder?: Embedder } = {},
+) {
   const path = join(dir, `${name}.db`);
   const store = createSqliteStore({ path });
-  const knowledgeBase = createSqliteKnowledgeBase({ path });
+  const knowledgeBase = createSqliteKnowledgeBase(
+    options.embedder === undefined ? { path } : { path, embedder: options.embedder },
+  );
   const retries: RetryEvent[] = [];
   const summarizer = createChainOfDensitySummarizer({
     model: withRetries(model, {
@@ -208,6 +215,41 @@ describe.each(providers)('the engine summarizing through $name', ({ name, model,
       ),
     ).toBe(true);
     expect(promptProblems(context.messages)).toEqual([]);
+    await engine.idle();
+    await Promise.all([store.close(), knowledgeBase.close()]);
+  });
+});
+
+describe('hybrid retrieval with an embedder from the same provider', () => {
+  it('embeds summaries and archives through the embeddings endpoint and retrieves by RRF', async () => {
+    llm = fakeCodLlm();
+    server.respondWith(llm.respond);
+    const client = new OpenAI({ apiKey: 'test', baseURL: `${server.url}/v1` });
+    const embedder = openAIEmbedder(client, { model: 'text-embedding-3-small', dimensions: 64 });
+    const chat = openAIChatModel(client, { model: 'gpt-4o-mini' });
+    const { engine, store, knowledgeBase, events } = engineFor('hybrid', chat, { embedder });
+    expect(knowledgeBase.capabilities).toMatchObject({ lexical: true, semantic: true });
+    const session = await replay(engine, 's1', 12);
+    expect(events.compacted.length).toBeGreaterThanOrEqual(2);
+
+    const embeddings = server.requests.filter((r) => r.path === '/v1/embeddings');
+    expect(embeddings.length).toBeGreaterThan(0);
+    expect(embeddings[0]!.body).toMatchObject({ model: 'text-embedding-3-small', dimensions: 64 });
+    const records = await session.summaries();
+    const entity = /; ([^;.]+)[;.]/.exec(llm.calls[2]!.summary)?.[1];
+    expect(entity).toBeDefined();
+    const before = embeddings.length;
+    await session.append({ role: 'user', content: `Remind me: what about ${entity}?` });
+    const context = await session.context();
+    // The question itself was embedded (one more embeddings call), and fused with BM25.
+    expect(server.requests.filter((r) => r.path === '/v1/embeddings').length).toBeGreaterThan(
+      before,
+    );
+    expect(
+      context.knowledge.some(
+        (h) => h.chunk.metadata.summaryId === records[0]!.id && h.chunk.text.includes(entity!),
+      ),
+    ).toBe(true);
     await engine.idle();
     await Promise.all([store.close(), knowledgeBase.close()]);
   });
