@@ -1,0 +1,80 @@
+import { MemError } from '@mem/core';
+import { ConversationFileError } from '../conversation/conversation-error.ts';
+import type { CliIo } from './cli-io.ts';
+import { replayCommand } from './replay-command.ts';
+import { USAGE, UsageError } from './usage-error.ts';
+
+/**
+ * The `mem-playground` command line. Resolves to the exit code: 0 ok, 1 the command failed at
+ * run time, 2 bad usage, conversation file or profile. Errors are printed as one clear message,
+ * never a stack trace (set MEM_PLAYGROUND_DEBUG=1 to see it).
+ */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  const [command, ...args] = argv;
+  try {
+    if (
+      command === undefined ||
+      command === '-h' ||
+      command === '--help' ||
+      args.includes('--help') ||
+      args.includes('-h')
+    ) {
+      (command === undefined ? io.stderr : io.stdout).write(`${USAGE}\n`);
+      return command === undefined ? 2 : 0;
+    }
+    if (command === 'replay') return await replayCommand(args, io);
+    if (command === 'serve') return await serveCommand(args);
+    throw new UsageError(`unknown command ${JSON.stringify(command)}; use replay or serve`);
+  } catch (error) {
+    const usage = isUsageProblem(error);
+    const message = error instanceof Error ? error.message : String(error);
+    io.stderr.write(`mem-playground ${command ?? ''}: ${message}\n`);
+    if (error instanceof UsageError || isParseArgsError(error)) {
+      io.stderr.write('Run mem-playground --help for usage.\n');
+    }
+    if (process.env.MEM_PLAYGROUND_DEBUG && error instanceof Error)
+      io.stderr.write(`${error.stack}\n`);
+    return usage ? 2 : 1;
+  }
+}
+
+function isUsageProblem(error: unknown): boolean {
+  return (
+    error instanceof UsageError ||
+    ConversationFileError.isInstance(error) ||
+    MemError.hasCode(error, 'MEM_CONFIG') ||
+    isParseArgsError(error)
+  );
+}
+
+function isParseArgsError(error: unknown): boolean {
+  return (
+    error instanceof Error && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS')
+  );
+}
+
+/**
+ * `mem-playground serve [--port N]`: starts the web playground (src/server/main.ts). The port
+ * reaches the server as `PORT`; a `main({ port })` export, if any, is called with it.
+ */
+async function serveCommand(args: string[]): Promise<number> {
+  const { parseArgs } = await import('node:util');
+  const { values } = parseArgs({ args, options: { port: { type: 'string' } } });
+  let port: number | undefined;
+  if (values.port !== undefined) {
+    port = Number(values.port);
+    if (!Number.isInteger(port) || port < 0 || port > 65_535)
+      throw new UsageError(
+        `--port must be an integer from 0 to 65535, got ${JSON.stringify(values.port)}`,
+      );
+    process.env.PORT = String(port);
+  }
+  const server: { main?: (options: { port?: number }) => unknown } = await import(
+    // A variable keeps the type checker from requiring the module, written separately.
+    SERVER_MODULE
+  );
+  if (typeof server.main === 'function') await server.main(port === undefined ? {} : { port });
+  return 0;
+}
+
+const SERVER_MODULE = '../server/main.ts';

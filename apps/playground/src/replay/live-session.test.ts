@@ -1,0 +1,83 @@
+import { fileURLToPath } from 'node:url';
+import { isSummaryMessage } from '@mem/core';
+import { describe, expect, it } from 'vitest';
+import { loadConversation } from '../conversation/load-conversation.ts';
+import { openLiveSession } from './live-session.ts';
+import { planTurns } from './plan-turns.ts';
+import { presetProfile } from './presets.ts';
+
+const SUPPORT_DESK = fileURLToPath(
+  new URL('../../../../packages/core/examples/support-desk.conversation.json', import.meta.url),
+);
+
+describe('openLiveSession', () => {
+  // At every turn, what the recorder derives must be what the real store holds.
+  for (const preset of ['combined', 'neuralyzer'] as const) {
+    it(`${preset}: detail(turn) matches the store after every turn, and again at the end`, async () => {
+      const turns = planTurns(await loadConversation(SUPPORT_DESK));
+      const live = await openLiveSession({ profile: presetProfile(preset), store: 'sqlite' });
+      const session = live.engine.session(live.sessionId);
+      const seen = [];
+      try {
+        for (const turn of turns) {
+          const { detail } = await live.turn(turn.user, turn.replies, {
+            before: turn.before,
+            day: turn.day,
+          });
+          seen.push(detail);
+          const active = (await session.messages()).filter((m) => !isSummaryMessage(m));
+          const kept = await session.history();
+          const byState = (s: string) =>
+            detail.history.filter((h) => h.state === s).map((h) => h.id);
+          expect(byState('active')).toEqual(active.map((m) => m.id));
+          expect(detail.history.filter((h) => h.state !== 'erased').map((h) => h.id)).toEqual(
+            kept.map((m) => m.id),
+          );
+          expect(detail.turn.historyTokens).toBe(kept.reduce((s, m) => s + m.tokenCount, 0));
+          const stored = (await session.summaries()).map((s) => s.id).sort();
+          expect(detail.summaries.map((s) => s.id).sort()).toEqual(stored);
+        }
+      } finally {
+        await live.close();
+      }
+      // Derived after the store is closed, each turn's detail is what it was at the time.
+      for (const [i, detail] of seen.entries()) expect(live.detail(i)).toEqual(detail);
+      expect(live.turns).toHaveLength(turns.length);
+    });
+  }
+
+  it('chats turn by turn: the context holds the new user message, replies count in history', async () => {
+    const live = await openLiveSession({
+      profile: presetProfile('short-term'),
+      store: 'memory',
+      sessionId: 'chat',
+    });
+    try {
+      const context = await live.beginTurn({
+        role: 'user',
+        content: 'Where is shipment BW-20418?',
+      });
+      expect(context.messages.at(-1)?.content).toBe('Where is shipment BW-20418?');
+      await expect(live.beginTurn({ role: 'user', content: 'again' })).rejects.toThrow(/endTurn/);
+      const { snapshot, detail } = await live.endTurn([
+        { role: 'assistant', content: 'It was delivered on Friday.' },
+      ]);
+      expect(snapshot.index).toBe(0);
+      expect(snapshot.sessionId).toBe('live');
+      expect(snapshot.promptTokens).toBe(context.tokenCount);
+      expect(detail.history.map((h) => h.role)).toEqual(['user', 'assistant']);
+      expect(snapshot.historyTokens).toBe(detail.history.reduce((s, h) => s + h.tokens, 0));
+      await expect(live.endTurn([])).rejects.toThrow(/beginTurn/);
+    } finally {
+      await live.close();
+    }
+    await expect(live.beginTurn({ role: 'user', content: 'late' })).rejects.toThrow(/closed/);
+  });
+
+  it('refuses a redis store without a URL and an unknown store, naming the option', async () => {
+    await expect(openLiveSession({ profile: {}, store: 'redis' })).rejects.toThrow(/redisUrl/);
+    await expect(
+      openLiveSession({ profile: {}, store: 'mongo' as unknown as 'memory' }),
+    ).rejects.toThrow(/store: expected one of memory, sqlite, redis/);
+  });
+});

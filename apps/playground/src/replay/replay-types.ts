@@ -1,0 +1,123 @@
+/**
+ * The contract between the replay (src/replay), the CLI (src/cli), the server (src/server) and
+ * the web page (web/): what replaying a conversation through a profile produces.
+ */
+import type { Message } from '@mem/core';
+
+/** A conversation in the project's own format (`mem.conversation.v1`), normalized. */
+export interface Conversation {
+  title: string;
+  /** In order; the playground replays them as consecutive days of ONE memory thread. */
+  sessions: { id: string; title: string; messages: Message[] }[];
+}
+
+export type StoreKind = 'memory' | 'sqlite' | 'redis';
+
+export interface ReplayOptions {
+  conversation: Conversation;
+  /** A profile as JSON (snake_case, optionally wrapped in `{ "profile": ... }`). */
+  profile: unknown;
+  store: StoreKind;
+  /** SQLite file (default: a fresh file in a temporary directory). */
+  sqlitePath?: string;
+  /** Required for `store: 'redis'`. */
+  redisUrl?: string;
+  /** Called after each turn. */
+  onProgress?: (done: number, total: number) => void;
+}
+
+/** One user turn: the user message, then the LLM call's context, then the replies. */
+export interface TurnSnapshot {
+  /** 0-based over the whole replay. */
+  index: number;
+  /** The conversation session (day) the turn belongs to. */
+  sessionId: string;
+  userMessageId: string;
+  /** createdAt of the user message (ms). */
+  at: number;
+  /** Tokens of everything said so far (active + archived; erased messages excluded). */
+  historyTokens: number;
+  /** Tokens the LLM would receive for this turn (`context().tokenCount`). */
+  promptTokens: number;
+  /** Compactions / erasures that completed during this turn. */
+  events: { kind: 'compaction' | 'erasure'; summaryId?: string; count: number }[];
+}
+
+export interface ContextItem {
+  kind: 'system' | 'summary' | 'knowledge' | 'window';
+  id: string;
+  role: Message['role'];
+  text: string;
+  tokens: number;
+}
+
+export interface HistoryItem {
+  id: string;
+  role: Message['role'];
+  text: string;
+  tokens: number;
+  /** At the selected turn: still in the active history, replaced by a summary, or erased. */
+  state: 'active' | 'archived' | 'erased';
+  /** The summary that replaced it (state `archived`). */
+  summaryId?: string;
+  toolName?: string;
+  isError?: boolean;
+}
+
+export interface SummaryView {
+  id: string;
+  text: string;
+  /** The turn during which it was created. */
+  turn: number;
+  originalMessageIds: string[];
+  originalTokens: number;
+  summaryTokens: number;
+  /** summaryTokens / originalTokens. */
+  ratio: number;
+  /** createdAt range of the originals (ms). */
+  start: number;
+  end: number;
+  source: 'summarizer' | 'fallback';
+}
+
+export interface KnowledgeHitView {
+  chunkId: string;
+  text: string;
+  score: number;
+  rank: number;
+  kind: 'summary' | 'archive';
+  summaryId?: string;
+}
+
+/** Everything the page shows for one selected turn. */
+export interface TurnDetail {
+  turn: TurnSnapshot;
+  context: ContextItem[];
+  history: HistoryItem[];
+  /** Summaries that exist at this turn. */
+  summaries: SummaryView[];
+  knowledgeHits: KnowledgeHitView[];
+}
+
+export interface ReplayStats {
+  turns: number;
+  messages: number;
+  /** Sum over turns of the history that existed vs what was sent. */
+  tokensStored: number;
+  tokensSent: number;
+  compactions: number;
+  erasures: number;
+  /** Mean summaryTokens / originalTokens over compactions (null without any). */
+  compressionRatio: number | null;
+  msPerTurn: number;
+  totalMs: number;
+}
+
+export interface ReplayResult {
+  conversationTitle: string;
+  store: StoreKind;
+  turns: TurnSnapshot[];
+  stats: ReplayStats;
+  /** Detail of one turn (0-based), computed from what the replay recorded. */
+  detail(turn: number): TurnDetail;
+}

@@ -1,0 +1,38 @@
+import { openLiveSession } from './live-session.ts';
+import { planTurns, slugify } from './plan-turns.ts';
+import type { ReplayOptions, ReplayResult } from './replay-types.ts';
+
+/**
+ * Replays a conversation through a profile, as ONE memory thread (session id: a slug of the
+ * title) whose sessions are consecutive days. Per user turn: append the user message, let due
+ * long-term strategies finish, take the context the LLM would get, append the replies, wait for
+ * compactions again. The store is closed at the end; `detail(turn)` reads what was recorded.
+ */
+export async function replay(options: ReplayOptions): Promise<ReplayResult> {
+  const started = performance.now();
+  const { conversation } = options;
+  const turns = planTurns(conversation);
+  const live = await openLiveSession({
+    profile: options.profile,
+    store: options.store,
+    ...(options.sqlitePath === undefined ? {} : { sqlitePath: options.sqlitePath }),
+    ...(options.redisUrl === undefined ? {} : { redisUrl: options.redisUrl }),
+    sessionId: slugify(conversation.title),
+  });
+  try {
+    for (const [i, turn] of turns.entries()) {
+      await live.turn(turn.user, turn.replies, { before: turn.before, day: turn.day });
+      options.onProgress?.(i + 1, turns.length);
+    }
+  } finally {
+    await live.close();
+  }
+  return {
+    conversationTitle: conversation.title,
+    store: options.store,
+    turns: [...live.turns],
+    // Time per turn is the engine's work per turn; total time is the whole replay, wall clock.
+    stats: { ...live.stats(), totalMs: performance.now() - started },
+    detail: (turn) => live.detail(turn),
+  };
+}
