@@ -1,6 +1,12 @@
-import { openLiveSession } from './live-session.ts';
+import { type LiveSession, openLiveSession } from './live-session.ts';
 import { planTurns, slugify } from './plan-turns.ts';
 import type { ReplayOptions, ReplayResult } from './replay-types.ts';
+
+/** A finished replay whose memory thread is still open, so a live chat can continue it. */
+export interface LiveReplay {
+  result: ReplayResult;
+  live: LiveSession;
+}
 
 /**
  * Replays a conversation through a profile, as ONE memory thread (session id: a slug of the
@@ -9,6 +15,13 @@ import type { ReplayOptions, ReplayResult } from './replay-types.ts';
  * compactions again. The store is closed at the end; `detail(turn)` reads what was recorded.
  */
 export async function replay(options: ReplayOptions): Promise<ReplayResult> {
+  const { result, live } = await replayKeepingSession(options);
+  await live.close();
+  return result;
+}
+
+/** `replay` without closing the thread: the caller closes `live` when it is done with it. */
+export async function replayKeepingSession(options: ReplayOptions): Promise<LiveReplay> {
   const started = performance.now();
   const { conversation } = options;
   const turns = planTurns(conversation);
@@ -24,10 +37,11 @@ export async function replay(options: ReplayOptions): Promise<ReplayResult> {
       await live.turn(turn.user, turn.replies, { before: turn.before, day: turn.day });
       options.onProgress?.(i + 1, turns.length);
     }
-  } finally {
-    await live.close();
+  } catch (error) {
+    await live.close().catch(() => undefined);
+    throw error;
   }
-  return {
+  const result: ReplayResult = {
     conversationTitle: conversation.title,
     store: options.store,
     turns: [...live.turns],
@@ -35,4 +49,5 @@ export async function replay(options: ReplayOptions): Promise<ReplayResult> {
     stats: { ...live.stats(), totalMs: performance.now() - started },
     detail: (turn) => live.detail(turn),
   };
+  return { result, live };
 }

@@ -1,11 +1,11 @@
 import { PRESETS } from '../replay/presets.ts';
+import { type LiveReplay, replayKeepingSession } from '../replay/replay.ts';
 import type { Conversation, StoreKind, TurnDetail, TurnSnapshot } from '../replay/replay-types.ts';
 import { type ChatConfig, chatConfigFromEnv, publicChatConfig } from './chat-config.ts';
 import { createChatModel } from './chat-model.ts';
 import { createConversationCache, MAX_GENERATED_TURNS, sessionRanges } from './conversations.ts';
 import { type HistoryPage, pageHistory } from './history-page.ts';
 import { HttpError } from './http-json.ts';
-import { type LiveReplay, replayKeepingSession } from './live-replay.ts';
 import { checkProfile, configIssues } from './profile-check.ts';
 
 export interface PlaygroundApiOptions {
