@@ -33,14 +33,40 @@ export TURBO_TELEMETRY_DISABLED=1
 
 pnpm install --frozen-lockfile --reporter=append-only 2>&1 | tail -n 5
 
-# Redis (server + cli) from Debian for @mem/store-redis tests: a standalone server and a
-# 3-master cluster are started on loopback by the test setup itself.
+# System packages from Debian, installed as root when missing: `apt-get update` runs at most
+# once per bootstrap, and only when something has to be installed.
+apt_updated=0
+apt_install() {
+  local out
+  if [[ $apt_updated -eq 0 ]]; then
+    out=$(apt-get update -qq 2>&1) || { echo "$out" >&2; return 1; }
+    apt_updated=1
+  fi
+  # apt's and debconf's chatter is shown only when the install fails.
+  out=$(DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" 2>&1) ||
+    { echo "$out" >&2; echo "[mem] apt-get install $* failed" >&2; return 1; }
+}
+can_apt() { [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null 2>&1; }
+
+# Redis (server + cli) for @mem/store-redis tests: a standalone server and a 3-master cluster
+# are started on loopback by the test setup itself.
 if ! command -v redis-server >/dev/null 2>&1 || ! command -v redis-cli >/dev/null 2>&1; then
-  if [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null 2>&1; then
+  if can_apt; then
     echo "[mem] installing redis-server and redis-tools from Debian"
-    apt-get update -qq >/dev/null
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server redis-tools >/dev/null
+    apt_install redis-server redis-tools
   else
     echo "[mem] redis-server is missing: install Redis >= 7 (redis-server, redis-cli) to run the Redis tests." >&2
+  fi
+fi
+
+# Chromium for the playground's browser tests and benchmark (driven by playwright-core, which
+# never downloads a browser of its own).
+if ! command -v chromium >/dev/null 2>&1; then
+  if can_apt; then
+    echo "[mem] installing chromium from Debian"
+    apt_install chromium
+  else
+    # The playground itself runs without it; only its browser tests and benchmark need it.
+    echo "[mem] chromium is missing: run 'apt-get install chromium' as root to run the playground's browser tests." >&2
   fi
 fi

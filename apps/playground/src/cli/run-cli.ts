@@ -53,28 +53,44 @@ function isParseArgsError(error: unknown): boolean {
   );
 }
 
+/** The port `serve` uses when neither `--port` nor `PORT` says otherwise. */
+export const DEFAULT_PORT = 4310;
+
 /**
- * `mem-playground serve [--port N]`: starts the web playground (src/server/main.ts). The port
- * reaches the server as `PORT`; a `main({ port })` export, if any, is called with it.
+ * `mem-playground serve [--port N]`: starts the web playground (src/server/main.ts) on
+ * 127.0.0.1, prints its address and serves until SIGINT/SIGTERM. Port: `--port`, else `PORT`,
+ * else 4310; 0 picks a free one.
  */
 async function serveCommand(args: string[]): Promise<number> {
   const { parseArgs } = await import('node:util');
   const { values } = parseArgs({ args, options: { port: { type: 'string' } } });
-  let port: number | undefined;
-  if (values.port !== undefined) {
-    port = Number(values.port);
-    if (!Number.isInteger(port) || port < 0 || port > 65_535)
-      throw new UsageError(
-        `--port must be an integer from 0 to 65535, got ${JSON.stringify(values.port)}`,
-      );
-    process.env.PORT = String(port);
+  const raw = values.port ?? process.env.PORT ?? String(DEFAULT_PORT);
+  const port = Number(raw);
+  if (raw.trim() === '' || !Number.isInteger(port) || port < 0 || port > 65_535) {
+    throw new UsageError(`--port must be an integer from 0 to 65535, got ${JSON.stringify(raw)}`);
   }
-  const server: { main?: (options: { port?: number }) => unknown } = await import(
-    // A variable keeps the type checker from requiring the module, written separately.
-    SERVER_MODULE
-  );
-  if (typeof server.main === 'function') await server.main(port === undefined ? {} : { port });
+  const { startPlaygroundServer } = await import('../server/main.ts');
+  let server: Awaited<ReturnType<typeof startPlaygroundServer>>;
+  try {
+    server = await startPlaygroundServer({
+      port,
+      host: '127.0.0.1',
+      log: (line) => process.stderr.write(`${line}\n`),
+    });
+  } catch (error) {
+    if ((error as { code?: unknown }).code === 'EADDRINUSE') {
+      throw new UsageError(
+        `port ${port} is in use; pick another with --port N (0 = any free port)`,
+      );
+    }
+    throw error;
+  }
+  process.stdout.write(`mem playground: ${server.url}  (Ctrl-C stops it)\n`);
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  await server.close();
   return 0;
 }
-
-const SERVER_MODULE = '../server/main.ts';

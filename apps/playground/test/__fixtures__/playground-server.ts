@@ -1,0 +1,48 @@
+/**
+ * The real playground server, in-process on a free loopback port, with no chat model configured
+ * and its SQLite replays written under a fresh temporary directory.
+ */
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startPlaygroundServer } from '../../src/server/main.ts';
+
+export interface TestServer {
+  url: string;
+  /** The temporary directory the server's SQLite files are created in. */
+  dataDir: string;
+  /** SQLite files currently under `dataDir`. */
+  sqliteFiles(): Promise<string[]>;
+  /** Server errors it reported (should stay empty). */
+  logged: string[];
+  close(): Promise<void>;
+}
+
+export async function startTestServer(): Promise<TestServer> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'mem-playground-test-'));
+  // The replay creates each SQLite file in os.tmpdir(), which reads TMPDIR on every call.
+  const previousTmp = process.env.TMPDIR;
+  process.env.TMPDIR = dataDir;
+  const logged: string[] = [];
+  const server = await startPlaygroundServer({
+    port: 0,
+    host: '127.0.0.1',
+    env: {},
+    log: (line) => logged.push(line),
+  });
+  return {
+    url: server.url,
+    dataDir,
+    logged,
+    async sqliteFiles() {
+      const entries = await readdir(dataDir, { recursive: true });
+      return entries.filter((entry) => entry.endsWith('.sqlite'));
+    },
+    async close() {
+      await server.close();
+      if (previousTmp === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = previousTmp;
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
