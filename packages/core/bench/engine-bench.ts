@@ -2,8 +2,8 @@ import { createMemoryEngine, type MemoryEngine } from '../src/engine/memory-engi
 import type { Message } from '../src/model/message.ts';
 import { extractiveSummary } from '../src/summarize/extractive-summarizer.ts';
 import { generateConversation } from '../src/testing/generate-conversation.ts';
+import { now, type BenchSummary as Summary, summarize } from '../src/testing.ts';
 import { createTokenCounter } from '../src/tokens/token-counter.ts';
-import { now, type Summary, summarize } from './stats.ts';
 
 const window = { memory_strategy_id: 'max_tokens', memory_max_tokens: 4000 };
 export const PLAIN_PROFILE = { short_term_memory_strategy: [window] };

@@ -8,7 +8,7 @@ import {
 } from '@langchain/core/messages';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import type { Message } from '../src/model/message.ts';
-import { now, type Summary, summarize } from './stats.ts';
+import { now, type BenchSummary as Summary, summarize } from '../src/testing.ts';
 import { BUDGET, conversationFor } from './window-bench.ts';
 
 const PLAIN = { disallowedSpecial: new Set<string>() };

@@ -1,3 +1,4 @@
+import { fmtUs, printTable } from '../src/testing.ts';
 import type { EngineResult } from './engine-bench.ts';
 import {
   benchEngines,
@@ -7,7 +8,6 @@ import {
   SUMMARIZER_PROFILE,
 } from './engine-bench.ts';
 import { benchTrim } from './langchain-bench.ts';
-import { fmtUs, printTable } from './stats.ts';
 import { benchTokenize } from './tokenize-bench.ts';
 import { benchWindows } from './window-bench.ts';
 

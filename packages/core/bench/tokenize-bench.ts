@@ -1,8 +1,8 @@
 import { clearMergeCache, countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import type { Message } from '../src/model/message.ts';
 import { generateConversation } from '../src/testing/generate-conversation.ts';
+import { now } from '../src/testing.ts';
 import { createTokenCounter } from '../src/tokens/token-counter.ts';
-import { now } from './stats.ts';
 
 const PLAIN = { disallowedSpecial: new Set<string>() };
 

@@ -3,8 +3,8 @@ import type { CountedMessage, Message } from '../src/model/message.ts';
 import { createMaxTokensStrategy } from '../src/strategies/short-term/max-tokens-strategy.ts';
 import { selectionMessages } from '../src/strategies/short-term/short-term-strategy.ts';
 import { generateConversation } from '../src/testing/generate-conversation.ts';
+import { now, type BenchSummary as Summary, summarize } from '../src/testing.ts';
 import { createTokenCounter, withTokenCount } from '../src/tokens/token-counter.ts';
-import { now, type Summary, summarize } from './stats.ts';
 
 export const BUDGET = 4000;
 export const counter = createTokenCounter({ model: 'gpt-4o' });

@@ -2,6 +2,17 @@ import { execFile } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import type { CountedMessage, Store } from '@mem/core';
+import {
+  countedTurns,
+  fmtInt,
+  fmtMs,
+  fmtUs,
+  meanJsonBytes,
+  median,
+  now,
+  printTable,
+  summarize,
+} from '@mem/core/testing';
 import { Redis } from 'ioredis';
 import {
   assertRedisInstalled,
@@ -13,8 +24,6 @@ import {
   startRedis,
 } from '../src/__fixtures__/redis-process.ts';
 import { createRedisStore } from '../src/index.ts';
-import { fmtInt, fmtMs, fmtUs, median, now, printTable, summarize } from './stats.ts';
-import { countedTurns, meanJsonBytes } from './workload.ts';
 
 /**
  * `pnpm bench` for @mem/store-redis, side by side in one run (interleaved rounds), against a

@@ -5,10 +5,19 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import type { CountedMessage, Store } from '@mem/core';
+import {
+  countedTurns,
+  fmtInt,
+  fmtMs,
+  fmtUs,
+  meanJsonBytes,
+  median,
+  now,
+  printTable,
+  summarize,
+} from '@mem/core/testing';
 import BetterSqlite3, { type Database } from 'better-sqlite3';
 import { createSqliteStore, type SqliteSynchronous } from '../src/index.ts';
-import { fmtInt, fmtMs, fmtUs, median, now, printTable, summarize } from './stats.ts';
-import { countedTurns, meanJsonBytes } from './workload.ts';
 
 /**
  * `pnpm bench` for @mem/store-sqlite, side by side in one run (interleaved rounds):

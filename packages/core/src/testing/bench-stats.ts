@@ -1,7 +1,11 @@
+/**
+ * Small statistics and table helpers shared by the packages' benchmarks (`pnpm bench`): a
+ * nanosecond timer, median/p90 summaries, and a plain-text table printer.
+ */
 /** Nanosecond timer. */
 export const now = (): bigint => process.hrtime.bigint();
 
-export interface Summary {
+export interface BenchSummary {
   runs: number;
   medianUs: number;
   p90Us: number;
@@ -9,7 +13,7 @@ export interface Summary {
 }
 
 /** Median, p90 and mean of per-call samples given in nanoseconds, as microseconds. */
-export function summarize(samplesNs: readonly number[]): Summary {
+export function summarize(samplesNs: readonly number[]): BenchSummary {
   const sorted = [...samplesNs].sort((a, b) => a - b);
   const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
   const mean = sorted.reduce((s, v) => s + v, 0) / Math.max(1, sorted.length);

@@ -1,8 +1,10 @@
-import { type CountedMessage, createTokenCounter, withTokenCount } from '@mem/core';
-import { generateConversation } from '@mem/core/testing';
+import type { CountedMessage } from '../model/message.ts';
+import { createTokenCounter, withTokenCount } from '../tokens/token-counter.ts';
+import { generateConversation } from './generate-conversation.ts';
 
 /** Words per message: about 400 bytes of JSON per counted message (~80 tokens). */
 const WORDS: [number, number] = [35, 70];
+const encoder = new TextEncoder();
 const counter = createTokenCounter({ model: 'gpt-4o' });
 
 /**
@@ -26,7 +28,7 @@ export function meanJsonBytes(turns: readonly CountedMessage[][]): number {
   let n = 0;
   for (const turn of turns) {
     for (const m of turn) {
-      bytes += Buffer.byteLength(JSON.stringify(m));
+      bytes += encoder.encode(JSON.stringify(m)).length;
       n++;
     }
   }
