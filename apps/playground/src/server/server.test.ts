@@ -257,3 +257,43 @@ describe('playground server with an OpenAI-compatible model', () => {
     expect(body.error).toContain('model');
   });
 });
+
+describe('playground server with an Anthropic model', () => {
+  let provider: ProviderServer;
+  let server: PlaygroundServer;
+  beforeAll(async () => {
+    provider = await startProviderServer();
+    server = await startPlaygroundServer({
+      env: { ANTHROPIC_API_KEY: 'test-ant-key', ANTHROPIC_BASE_URL: provider.url },
+    });
+  });
+  afterAll(async () => {
+    await server.close();
+    await provider.close();
+  });
+
+  it('sends the context as an Anthropic Messages request and appends the reply', async () => {
+    const config = await call(server, '/api/config');
+    expect(config.body.chat).toMatchObject({ enabled: true, provider: 'anthropic' });
+    await call(server, '/api/replay', { profile: combined, store: 'memory' });
+    provider.respondWith(() => 'We chose Baltic Lane Carriers.');
+    const { status, body } = await call(server, '/api/chat', {
+      message: 'Which carrier did we choose for Gdańsk?',
+    });
+    expect(status).toBe(200);
+    expect(body.reply).toBe('We chose Baltic Lane Carriers.');
+    expect(body.detail.history.at(-1)).toMatchObject({ role: 'assistant', text: body.reply });
+    const request = provider.requests.at(-1)!;
+    expect(request.path).toBe('/v1/messages');
+    // Anthropic SDK 1.x sends the key as a bearer token (0.x used x-api-key).
+    expect(request.headers.authorization ?? request.headers['x-api-key']).toContain('test-ant-key');
+    const sent = request.body as {
+      system?: unknown;
+      messages: { role: string; content: unknown }[];
+    };
+    // The system prompt travels in `system`, never as a message; the question is the last turn.
+    expect(JSON.stringify(sent.system)).toContain('Brightwell');
+    expect(sent.messages.every((m) => m.role === 'user' || m.role === 'assistant')).toBe(true);
+    expect(JSON.stringify(sent.messages.at(-1))).toContain('Which carrier did we choose');
+  });
+});
