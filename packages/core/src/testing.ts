@@ -11,3 +11,5 @@ export {
 export { countedTurns, meanJsonBytes } from './testing/counted-turns.ts';
 export type { GenerateConversationOptions } from './testing/generate-conversation.ts';
 export { generateConversation, seededRandom } from './testing/generate-conversation.ts';
+export type { FreshReadMode } from './testing/measure-fresh-read.ts';
+export { measureFreshRead } from './testing/measure-fresh-read.ts';

@@ -11,6 +11,7 @@ export {
   sleep,
   spawnWorker,
 } from './processes/child-workers.ts';
+export { runCompactionLoop } from './processes/compaction-loop.ts';
 export {
   checkSnapshotAccounts,
   turnMessages,
