@@ -190,6 +190,7 @@ export {
   encodeMessageBatch,
   readIdempotencyKey,
 } from './store/encode-message-batch.ts';
+export { decodeListCursor, encodeListCursor } from './store/list-cursor.ts';
 export type { MemoryBackend, MemoryStoreOptions } from './store/memory-store.ts';
 export { createMemoryBackend, createMemoryStore } from './store/memory-store.ts';
 export { parseSessionSnapshot } from './store/parse-session-snapshot.ts';

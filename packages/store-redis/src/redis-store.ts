@@ -1,5 +1,7 @@
 import {
   assertValidSessionId,
+  decodeListCursor,
+  encodeListCursor,
   MemStoreConflictError,
   MemStoreError,
   MemValidationError,
@@ -24,7 +26,6 @@ import {
   INFO_FIELDS,
 } from './decode-stored.ts';
 import { encodeBatch, idKey, importArgs, messageArgs, sumTokens } from './encode-stored.ts';
-import { decodeListCursor, encodeListCursor } from './list-cursor.ts';
 import { SCRIPTS } from './lua-scripts.ts';
 import {
   checkCompaction,

@@ -1,5 +1,7 @@
 import {
   assertValidSessionId,
+  decodeListCursor,
+  encodeListCursor,
   encodeMessageBatch,
   MemStoreConflictError,
   MemStoreError,
@@ -14,7 +16,7 @@ import {
   type Store,
 } from '@mem/core';
 import { type Connection, connect } from './connection.ts';
-import { decodeListCursor, encodeListCursor, sortKey } from './list-cursor.ts';
+import { sortKey } from './sort-key.ts';
 import { compactSession, eraseSession, replaceSession } from './sqlite-rewrite.ts';
 import {
   appendMessages,

@@ -1,7 +1,8 @@
 import { MemValidationError } from '../errors/errors.ts';
 
 /**
- * Opaque `list` cursors for stores that page through session ids in sorted order: the cursor
+ * Opaque `list` cursors for stores that page through session ids in sorted order (the in-memory,
+ * SQLite and Redis stores share this format): the cursor
  * holds the last id returned, and the next page starts after it. Sessions created or removed
  * between pages therefore never make a page repeat or skip a session that existed throughout.
  */
@@ -15,6 +16,7 @@ export function encodeListCursor(afterSessionId: string): string {
 /** @throws MemValidationError (field `cursor`) for anything `encodeListCursor` did not produce. */
 export function decodeListCursor(cursor: string): string {
   try {
+    if (!/^[A-Za-z0-9_-]+$/.test(cursor)) throw new Error('not base64url');
     const binary = atob(cursor.replaceAll('-', '+').replaceAll('_', '/'));
     const bytes = Uint8Array.from(binary, (c) => c.charCodeAt(0));
     const value: unknown = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
