@@ -24,6 +24,7 @@ import {
   headOf,
   infoOf,
   isExpired,
+  type SessionHead,
   saveHead,
   storedOf,
 } from './sqlite-session.ts';
@@ -123,6 +124,28 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     lastSweepAt = at;
     st.deleteExpired.run({ ns: namespace, at });
   };
+  /**
+   * The write path of compact, erase and replace, in one IMMEDIATE transaction: `check` sees the
+   * session head (and throws on a conflict) and returns the rewrite, which runs before the head
+   * is saved.
+   */
+  const rewrite = <R>(
+    sessionId: string,
+    at: number,
+    check: (head: SessionHead) => (st: Statements, ref: SessionRef) => R,
+  ): R => {
+    const key = locate(sessionId);
+    return conn().write((st) => {
+      const row = rowForWrite(st, key, at);
+      const head = headOf(row, at);
+      const apply = check(head);
+      const ref = refForWrite(st, key, row);
+      const result = apply(st, ref);
+      saveHead(st, ref, head, expiry(at));
+      sweep(st, at);
+      return result;
+    });
+  };
 
   return {
     specificationVersion: STORE_SPECIFICATION_VERSION,
@@ -181,54 +204,33 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     compact: run((sessionId, input) => {
       const at = begin(sessionId);
       const parsed = parseCompactInput(input);
-      const key = locate(sessionId);
-      return conn().write((st) => {
-        const row = rowForWrite(st, key, at);
-        const head = headOf(row, at);
+      return rewrite(sessionId, at, (head) => {
         if (head.epoch !== parsed.expectedEpoch) {
           throw epochConflictError(sessionId, parsed.expectedEpoch, head.epoch);
         }
-        const ref = refForWrite(st, key, row);
-        const result = compactSession(st, ref, head, parsed, at);
-        saveHead(st, ref, head, expiry(at));
-        sweep(st, at);
-        return result;
+        return (st, ref) => compactSession(st, ref, head, parsed, at);
       });
     }),
 
     erase: run((sessionId, input) => {
       const at = begin(sessionId);
       const parsed = parseEraseInput(input);
-      const key = locate(sessionId);
-      return conn().write((st) => {
-        const row = rowForWrite(st, key, at);
-        const head = headOf(row, at);
+      return rewrite(sessionId, at, (head) => {
         if (head.epoch !== parsed.expectedEpoch) {
           throw epochConflictError(sessionId, parsed.expectedEpoch, head.epoch);
         }
-        const ref = refForWrite(st, key, row);
-        const result = eraseSession(st, ref, head, parsed.throughSeq, at, parsed.keepSeqs);
-        saveHead(st, ref, head, expiry(at));
-        sweep(st, at);
-        return result;
+        return (st, ref) => eraseSession(st, ref, head, parsed.throughSeq, at, parsed.keepSeqs);
       });
     }),
 
     replace: run((sessionId, input) => {
       const at = begin(sessionId);
       const parsed = parseReplaceInput(input);
-      const key = locate(sessionId);
-      return conn().write((st) => {
-        const row = rowForWrite(st, key, at);
-        const head = headOf(row, at);
+      return rewrite(sessionId, at, (head) => {
         if (parsed.expectedVersion !== undefined && parsed.expectedVersion !== head.version) {
           throw versionConflict(sessionId, parsed.expectedVersion, head.version);
         }
-        const ref = refForWrite(st, key, row);
-        const result = replaceSession(st, ref, head, parsed.messages, at);
-        saveHead(st, ref, head, expiry(at));
-        sweep(st, at);
-        return result;
+        return (st, ref) => replaceSession(st, ref, head, parsed.messages, at);
       });
     }),
 
