@@ -45,6 +45,7 @@ export type {
 export type { MemoryEngine, MemoryEngineOptions } from './engine/memory-engine.ts';
 export { createMemoryEngine } from './engine/memory-engine.ts';
 export type {
+  AppendedMessages,
   AppendOptions as SessionAppendOptions,
   MemoryContext,
   MemorySession,

@@ -8,10 +8,8 @@ import type { EngineEvents } from './engine-events.ts';
 /** What the engine's parts share: configuration and collaborators, resolved once. */
 export interface EngineContext {
   readonly profile: MemoryProfile;
-  /** Where sessions are written: the user's store, or a private in-memory one (EPHEMERAL, FLUSH). */
+  /** Where sessions are written: the user's store, or a private in-memory one (EPHEMERAL). */
   readonly store: Store;
-  /** FLUSH: the user's store, rewritten with the whole active conversation after each change. */
-  readonly flushTo: Store | undefined;
   /** Replaceable at run time (`engine.setSummarizer`). */
   summarizer: Summarizer | undefined;
   readonly summarizerTimeoutMs: number | null;

@@ -12,7 +12,6 @@ const counter = createTokenCounter();
 const ctx: EngineContext = {
   profile: parseProfile({}),
   store: createMemoryStore(),
-  flushTo: undefined,
   summarizer: undefined,
   summarizerTimeoutMs: null,
   knowledgeBase: undefined,

@@ -83,10 +83,10 @@ export function createMemoryEngine(options: MemoryEngineOptions): MemoryEngine {
   }
   const persistence = profile.config.persistence_strategy;
   const userStore = options.store ?? createMemoryStore();
+  // INCREMENTAL and FLUSH write every change through to the user's store, atomically (see
+  // README: "persistence_strategy"); EPHEMERAL keeps the session in a private in-memory store.
   const working =
-    persistence === 'INCREMENTAL'
-      ? userStore
-      : createMemoryStore({ namespace: userStore.namespace });
+    persistence === 'EPHEMERAL' ? createMemoryStore({ namespace: userStore.namespace }) : userStore;
   const wantsKnowledge = profile.longTerm.some(
     (e) => e.config.long_term_memory_id === 'summarizer' && e.config.knowledge_base !== null,
   );
@@ -97,7 +97,6 @@ export function createMemoryEngine(options: MemoryEngineOptions): MemoryEngine {
   const ctx: EngineContext = {
     profile,
     store: working,
-    flushTo: persistence === 'FLUSH' ? userStore : undefined,
     summarizer: options.summarizer,
     summarizerTimeoutMs: timeout,
     knowledgeBase,
@@ -119,7 +118,7 @@ export function createMemoryEngine(options: MemoryEngineOptions): MemoryEngine {
   const windows = profile.shortTerm;
   const tailTokens =
     profile.longTerm.length === 0 &&
-    persistence === 'INCREMENTAL' &&
+    persistence !== 'EPHEMERAL' &&
     windows.length > 0 &&
     windows.every((w) => w.conditions.length === 0)
       ? Math.max(0, ...windows.map((w) => w.config.memory_max_tokens))

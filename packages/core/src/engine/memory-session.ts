@@ -1,6 +1,6 @@
 import { summarizerStrategySchema } from '../config/profile-schema.ts';
 import type { KnowledgeHit } from '../knowledge/knowledge-base-spec.ts';
-import { type CountedMessage, isSummaryMessage, type Message } from '../model/message.ts';
+import { type CountedMessage, isSummaryMessage } from '../model/message.ts';
 import type { StoredMessage, SummaryRecord } from '../store/store-spec.ts';
 import type { ShortTermStrategy } from '../strategies/short-term/short-term-strategy.ts';
 import { selectionMessages, selectWindow } from '../strategies/short-term/short-term-strategy.ts';
@@ -10,6 +10,7 @@ import type { EngineContext } from './engine-context.ts';
 import { eraseSession } from './erase-session.ts';
 import { forgetInKnowledgeBase, searchKnowledge } from './knowledge-index.ts';
 import { knowledgeMessage } from './knowledge-message.ts';
+import { type MessageInput, messageFromInput } from './message-input.ts';
 import type { SessionState } from './session-state.ts';
 import { type AppendedFacts, appendedFacts, TriggerCounter } from './triggers.ts';
 
@@ -18,8 +19,15 @@ const defaultSummarizerConfig = summarizerStrategySchema.parse({
   interaction_keep: 0,
 });
 
-/** A message to append: `id` and `createdAt` are filled in when missing. */
-export type MessageInput = Omit<Message, 'id' | 'createdAt'> & { id?: string; createdAt?: number };
+export type { MessageInput };
+
+/**
+ * What `append` returns: the messages as the store holds them (seq and token count included).
+ * `duplicate` is true when the idempotency key had been applied before: nothing was written, and
+ * the messages are those of the first append (the ones still active: a compaction or erasure
+ * since may have moved some out).
+ */
+export type AppendedMessages = StoredMessage[] & { readonly duplicate: boolean };
 
 export interface AppendOptions {
   /** Usage the provider reported for the LLM call that produced these messages. */
@@ -53,7 +61,7 @@ export interface MemorySession {
   append(
     messages: MessageInput | MessageInput[],
     options?: AppendOptions,
-  ): Promise<StoredMessage[]>;
+  ): Promise<AppendedMessages>;
   /** The messages for the next LLM call. */
   context(): Promise<MemoryContext>;
   /** The active conversation: summaries, pinned system prompts and the turns they did not replace. */
@@ -89,21 +97,7 @@ export function createSession(
       : [],
   );
 
-  const ensureLoaded = async () => {
-    if (!state.loaded && ctx.flushTo !== undefined && (await ctx.store.info(id)) === null) {
-      const saved = await ctx.flushTo.read(id);
-      if (saved.messages.length > 0) {
-        await ctx.store.replace(id, { messages: saved.messages.map(({ seq: _seq, ...m }) => m) });
-      }
-    }
-    await state.sync(ctx.store);
-  };
-
-  const flush = async () => {
-    if (ctx.flushTo === undefined) return;
-    const { messages } = await ctx.store.read(id);
-    await ctx.flushTo.replace(id, { messages: messages.map(({ seq: _seq, ...m }) => m) });
-  };
+  const ensureLoaded = () => state.sync(ctx.store);
 
   const due = (facts: AppendedFacts | undefined, force: boolean): Map<number, boolean> => {
     const out = new Map<number, boolean>();
@@ -152,10 +146,7 @@ export function createSession(
               entry.long_term_memory_id === 'summarizer'
                 ? await compactSession(ctx, state, entry)
                 : await eraseSession(ctx, state, entry, collections, i);
-            if (changed) {
-              state.lastInputTokens = undefined;
-              await flush();
-            }
+            if (changed) state.lastInputTokens = undefined;
           } catch (error) {
             pending.delete(i);
             ctx.events.emit('compaction:error', { sessionId: id, error });
@@ -172,24 +163,26 @@ export function createSession(
   return {
     id,
     async append(input, options = {}) {
-      const list = Array.isArray(input) ? input : [input];
-      const now = ctx.now();
-      const counted = list.map((m) =>
-        withTokenCount(
-          { ...m, id: m.id ?? ctx.newId(), createdAt: m.createdAt ?? now } as Message,
-          ctx.counter,
-        ),
+      const list: unknown[] = Array.isArray(input) ? input : [input];
+      const defaults = { newId: ctx.newId, now: ctx.now() };
+      const counted = list.map((m, i) =>
+        withTokenCount(messageFromInput(m, i, defaults), ctx.counter),
       );
       await ensureLoaded();
       const result = await ctx.store.append(id, counted, {
         idempotencyKey: options.idempotencyKey ?? ctx.newId(),
       });
+      if (result.duplicate) {
+        // Nothing was written: answer with what the first append stored.
+        await state.sync(ctx.store);
+        const { messages } = await ctx.store.read(id, {
+          afterSeq: result.firstSeq - 1,
+          beforeSeq: result.lastSeq + 1,
+        });
+        return Object.assign(messages, { duplicate: true });
+      }
       const stored = counted.map((m, i) => ({ ...m, seq: result.firstSeq + i }));
-      if (
-        !result.duplicate &&
-        result.epoch === state.epoch &&
-        result.firstSeq === state.lastSeq + 1
-      ) {
+      if (result.epoch === state.epoch && result.firstSeq === state.lastSeq + 1) {
         state.apply(stored, result.version);
       } else {
         await state.sync(ctx.store);
@@ -200,9 +193,8 @@ export function createSession(
         messageIds: counted.map((m) => m.id),
         version: result.version,
       });
-      await flush();
       void schedule(due(appendedFacts(counted), false));
-      return stored;
+      return Object.assign(stored, { duplicate: false });
     },
 
     async context() {
@@ -287,10 +279,7 @@ export function createSession(
       };
       const overrides =
         options.targetTokens === undefined ? {} : { targetTokens: options.targetTokens };
-      const run = compactSession(ctx, state, config, overrides).then(async (changed) => {
-        if (changed) await flush();
-        return changed;
-      });
+      const run = compactSession(ctx, state, config, overrides);
       state.running = run.then(
         () => undefined,
         () => undefined,
@@ -309,7 +298,6 @@ export function createSession(
     async clear() {
       // A compaction in flight is not awaited: it loses its compare-and-swap against the clear.
       const existed = await ctx.store.clear(id);
-      if (ctx.flushTo !== undefined) await ctx.flushTo.clear(id);
       await forgetInKnowledgeBase(ctx, id, collections, {});
       state.reset();
       ctx.events.emit('cleared', { sessionId: id });

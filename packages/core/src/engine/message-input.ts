@@ -1,0 +1,41 @@
+import { MemValidationError } from '../errors/errors.ts';
+import type { Message } from '../model/message.ts';
+import { messageSchema } from '../model/message-schema.ts';
+import { parseWith } from '../store/parse-store-input.ts';
+
+/** A message to append: `id` and `createdAt` are filled in when missing. */
+export type MessageInput = Omit<Message, 'id' | 'createdAt'> & { id?: string; createdAt?: number };
+
+/**
+ * Turns one appended item into a Message, checked before anything counts or stores it: a bad
+ * shape is a `MemValidationError` naming the path (`messages[2].content`), never a raw
+ * `TypeError` from the token counter. `id` and `createdAt` are filled in when absent. An
+ * assistant message that only calls tools may carry `content: null` (OpenAI's wire shape): it is
+ * stored as `''`.
+ */
+export function messageFromInput(
+  input: unknown,
+  index: number,
+  defaults: { newId: () => string; now: number },
+): Message {
+  const field = `messages[${index}]`;
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+    throw new MemValidationError(
+      field,
+      `[mem/core] ${field} must be a message object ({ role, content, ... }), got ${input === null ? 'null' : Array.isArray(input) ? 'an array' : typeof input}.`,
+    );
+  }
+  const message: Record<string, unknown> = { ...input };
+  if (message.id === undefined) message.id = defaults.newId();
+  if (message.createdAt === undefined) message.createdAt = defaults.now;
+  if (
+    message.content === null &&
+    message.role === 'assistant' &&
+    Array.isArray(message.toolCalls) &&
+    message.toolCalls.length > 0
+  ) {
+    message.content = '';
+  }
+  parseWith(messageSchema, message, field, 'mem/core');
+  return message as unknown as Message;
+}
