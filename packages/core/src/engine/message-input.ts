@@ -36,6 +36,36 @@ export function messageFromInput(
   ) {
     message.content = '';
   }
-  parseWith(messageSchema, message, field, 'mem/core');
+  // The common shape is checked here in a few property reads; anything else gets the schema's
+  // full check and its error paths. The store checks the rest (ids, metadata) as it writes.
+  if (!isCountable(message)) parseWith(messageSchema, message, field, 'mem/core');
   return message as unknown as Message;
+}
+
+const ROLES = new Set(['system', 'user', 'assistant', 'tool']);
+
+/** True when the token counter can read every field it reads, with the types the schema wants. */
+function isCountable(m: Record<string, unknown>): boolean {
+  if (typeof m.role !== 'string' || !ROLES.has(m.role)) return false;
+  if (m.name !== undefined && typeof m.name !== 'string') return false;
+  const { content, toolCalls } = m;
+  if (typeof content !== 'string') {
+    if (!Array.isArray(content)) return false;
+    for (const part of content) {
+      if (typeof part !== 'object' || part === null) return false;
+      const { type, text } = part as Record<string, unknown>;
+      if (type !== 'text' || typeof text !== 'string') return false;
+    }
+  }
+  if (toolCalls !== undefined) {
+    if (!Array.isArray(toolCalls)) return false;
+    for (const call of toolCalls) {
+      if (typeof call !== 'object' || call === null) return false;
+      const { id, name, arguments: args } = call as Record<string, unknown>;
+      if (typeof id !== 'string' || typeof name !== 'string' || typeof args !== 'string') {
+        return false;
+      }
+    }
+  }
+  return true;
 }
