@@ -1,4 +1,5 @@
 export { appendTests } from './append-tests.ts';
+export { arbitraryStringTests } from './arbitrary-strings-tests.ts';
 export {
   badInputTests,
   INVALID_MESSAGES,
@@ -20,6 +21,7 @@ export {
   textMessage,
   uniqueId,
 } from './fixtures.ts';
+export { inputBoundsTests, nested, STORE_LIMITS } from './input-bounds-tests.ts';
 export { knowledgeBaseAddTests } from './kb-add-tests.ts';
 export { INVALID_COLLECTION_IDS, knowledgeBaseBadInputTests } from './kb-bad-input-tests.ts';
 export { knowledgeBaseBasicTests } from './kb-basic-tests.ts';

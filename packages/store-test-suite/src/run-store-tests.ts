@@ -1,5 +1,6 @@
 import { describe } from 'vitest';
 import { appendTests } from './append-tests.ts';
+import { arbitraryStringTests } from './arbitrary-strings-tests.ts';
 import { badInputTests } from './bad-input-tests.ts';
 import { basicTests } from './basic-tests.ts';
 import { clearTests } from './clear-tests.ts';
@@ -7,6 +8,7 @@ import { compactionTests } from './compaction-tests.ts';
 import { concurrencyTests } from './concurrency-tests.ts';
 import { eraseTests } from './erase-tests.ts';
 import { exportImportTests } from './export-import-tests.ts';
+import { inputBoundsTests } from './input-bounds-tests.ts';
 import { listTests } from './list-tests.ts';
 import { namespaceTests } from './namespace-tests.ts';
 import { replaceTests } from './replace-tests.ts';
@@ -27,6 +29,8 @@ export const STORE_TEST_GROUPS = [
   ttlTests,
   namespaceTests,
   badInputTests,
+  inputBoundsTests,
+  arbitraryStringTests,
 ] as const;
 
 /**

@@ -39,9 +39,22 @@ export const toolCallSchema = z.object({
   arguments: z.string(),
 });
 
+/**
+ * A message id: 1 to 256 UTF-16 code units of well-formed Unicode. Stores index ids as UTF-8,
+ * where a lone surrogate would become U+FFFD and two distinct ids would collide, so such ids are
+ * rejected rather than silently merged.
+ */
+const messageId = z
+  .string()
+  .min(1)
+  .max(256)
+  .refine((id) => id.isWellFormed(), {
+    message: 'contains a lone UTF-16 surrogate (not valid Unicode); pass well-formed text',
+  });
+
 /** The zod schema of a Message: used where messages cross a boundary (user input, store reads). */
 export const messageSchema = z.object({
-  id: z.string().min(1).max(256),
+  id: messageId,
   role: z.enum(['system', 'user', 'assistant', 'tool']),
   content: z.union([z.string(), z.array(contentPartSchema)]),
   toolCalls: z.array(toolCallSchema).optional(),

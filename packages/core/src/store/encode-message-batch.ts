@@ -1,5 +1,6 @@
 import type { CountedMessage } from '../model/message.ts';
 import { parseCountedMessages, parseIdempotencyKey } from './parse-store-input.ts';
+import { MAX_IDEMPOTENCY_KEY_LENGTH, MAX_MESSAGE_TOKENS } from './store-limits.ts';
 
 /** A checked message of an append batch, ready for a backend to store: its id, tokens and JSON. */
 export interface EncodedMessage {
@@ -32,12 +33,13 @@ export function encodeCountedMessage(message: CountedMessage): EncodedMessage {
 export function readIdempotencyKey(options: unknown): string {
   if (isPlain(options)) {
     const key = options.idempotencyKey;
-    if (typeof key === 'string' && key.length >= 1 && key.length <= MAX_KEY_LENGTH) return key;
+    if (typeof key === 'string' && key.length >= 1 && key.length <= MAX_IDEMPOTENCY_KEY_LENGTH) {
+      if (key.isWellFormed()) return key;
+    }
   }
   return parseIdempotencyKey(options);
 }
 
-const MAX_KEY_LENGTH = 512;
 const MAX_ID_LENGTH = 256;
 const FIELDS = new Set([
   'id',
@@ -73,9 +75,11 @@ function encodePlain(messages: readonly unknown[]): EncodedMessage[] | undefined
     if (typeof id !== 'string' || id.length < 1 || id.length > MAX_ID_LENGTH || seen.has(id)) {
       return undefined;
     }
+    if (!id.isWellFormed()) return undefined;
     if (typeof role !== 'string' || !ROLES.has(role)) return undefined;
     if (typeof createdAt !== 'number' || !Number.isFinite(createdAt)) return undefined;
     if (!Number.isSafeInteger(tokenCount) || (tokenCount as number) < 0) return undefined;
+    if ((tokenCount as number) > MAX_MESSAGE_TOKENS) return undefined;
     const body = encodeContent(content);
     if (body === undefined) return undefined;
     let json = `{"id":${str(id)},"role":"${role}","content":${body}`;

@@ -1,9 +1,11 @@
 import { MemValidationError } from '../errors/errors.ts';
+import { MAX_JSON_DEPTH } from './store-limits.ts';
 
 /**
  * Deep-copies a value that must survive a JSON round trip unchanged, and rejects anything that
  * would not: `undefined` in arrays, non-finite numbers, bigints, functions, symbols, class
- * instances (Date, Map, ...), sparse arrays and cycles. `undefined` object properties are
+ * instances (Date, Map, ...), sparse arrays, cycles, and objects or arrays nested more than
+ * `MAX_JSON_DEPTH` levels below `value` (which is level 0). `undefined` object properties are
  * dropped, as `JSON.stringify` drops them. Own `__proto__` keys are kept as data.
  *
  * Stores use it so that what the in-memory store returns is exactly what a durable store (which
@@ -12,7 +14,7 @@ import { MemValidationError } from '../errors/errors.ts';
  * @throws MemValidationError naming the first bad path, e.g. `messages[0].metadata.when`.
  */
 export function cloneJsonValue<T>(value: T, path: string): T {
-  return cloneAt(value, path, new Set()) as T;
+  return cloneAt(value, path, new Set(), 0) as T;
 }
 
 /** Deep-copies data that is already known to be JSON-safe (read results). */
@@ -20,7 +22,7 @@ export function copyJsonValue<T>(value: T): T {
   return copyTrusted(value) as T;
 }
 
-function cloneAt(value: unknown, path: string, seen: Set<object>): unknown {
+function cloneAt(value: unknown, path: string, seen: Set<object>, depth: number): unknown {
   switch (typeof value) {
     case 'string':
     case 'boolean':
@@ -35,13 +37,19 @@ function cloneAt(value: unknown, path: string, seen: Set<object>): unknown {
   }
   if (value === null) return null;
   if (seen.has(value)) throw bad(path, 'it refers to itself (a cycle)');
+  if (depth > MAX_JSON_DEPTH) {
+    throw bad(
+      path,
+      `objects and arrays nest more than ${MAX_JSON_DEPTH} levels deep here; flatten the data (e.g. store deep structures as a JSON string)`,
+    );
+  }
   seen.add(value);
   try {
     if (Array.isArray(value)) {
       const out: unknown[] = new Array(value.length);
       for (let i = 0; i < value.length; i++) {
         if (!(i in value) || value[i] === undefined) throw bad(`${path}[${i}]`, 'it is empty');
-        out[i] = cloneAt(value[i], `${path}[${i}]`, seen);
+        out[i] = cloneAt(value[i], `${path}[${i}]`, seen, depth + 1);
       }
       return out;
     }
@@ -54,7 +62,7 @@ function cloneAt(value: unknown, path: string, seen: Set<object>): unknown {
     for (const key of Object.keys(value)) {
       const item = (value as Record<string, unknown>)[key];
       if (item === undefined) continue;
-      setOwn(out, key, cloneAt(item, `${path}.${key}`, seen));
+      setOwn(out, key, cloneAt(item, `${path}.${key}`, seen, depth + 1));
     }
     return out;
   } finally {

@@ -1,18 +1,29 @@
 import { z } from 'zod';
 import { messageSchema } from '../model/message-schema.ts';
+import { MAX_IDEMPOTENCY_KEY_LENGTH, MAX_MESSAGE_TOKENS } from './store-limits.ts';
 
 const count = z.number().int().nonnegative();
 const seq = z.number().int().positive();
 const time = z.number().finite();
 
-/** A message with its token count, as `append`, `replace` and `compact` take it. */
-export const countedMessageSchema = messageSchema.extend({ tokenCount: count });
+/** A message with its token count (at most `MAX_MESSAGE_TOKENS`), as `append`, `replace` and `compact` take it. */
+export const countedMessageSchema = messageSchema.extend({
+  tokenCount: count.max(MAX_MESSAGE_TOKENS, {
+    message: `must be at most ${MAX_MESSAGE_TOKENS.toLocaleString('en')} tokens per message (so session totals stay exact)`,
+  }),
+});
 
 /** A message as a store returns it: counted and numbered. */
 export const storedMessageSchema = countedMessageSchema.extend({ seq });
 
-/** Idempotency keys: any non-empty string of at most 512 UTF-16 code units. */
-export const idempotencyKeySchema = z.string().min(1).max(512);
+/** Idempotency keys: 1 to 512 UTF-16 code units of well-formed Unicode (see store-limits.ts). */
+export const idempotencyKeySchema = z
+  .string()
+  .min(1)
+  .max(MAX_IDEMPOTENCY_KEY_LENGTH)
+  .refine((key) => key.isWellFormed(), {
+    message: 'contains a lone UTF-16 surrogate (not valid Unicode); pass well-formed text',
+  });
 
 export const summaryRecordSchema = z.object({
   id: messageSchema.shape.id,
