@@ -66,12 +66,49 @@ export async function runScript(
   }
 }
 
-/** Wraps anything that is not already a MemError (connection, timeout, server) as MemStoreError. */
+/** Reads change nothing, so a failed one is simply retried. */
+const READ = 'nothing was changed, so retry it as it is';
+
+/**
+ * What is true after an operation failed without a reply (connection lost, timeout, server
+ * error), and what to do about it. Every write is one atomic script: all of it or none.
+ */
+const AFTER_FAILURE: Readonly<Record<string, string>> = {
+  read: READ,
+  info: READ,
+  summaries: READ,
+  archived: READ,
+  list: READ,
+  export: READ,
+  search: READ,
+  count: READ,
+  append:
+    'the append may or may not have been applied (all or nothing), so retry it with the same idempotency key: a retry never appends twice',
+  compact:
+    'the compaction may or may not have been applied (all or nothing); read the session: if its epoch is still expectedEpoch, retry it, otherwise it was applied or another writer won, so plan again',
+  erase:
+    'the erase may or may not have been applied (all or nothing); read the session: if its epoch is still expectedEpoch, retry it, otherwise it was applied or another writer won, so plan again',
+  replace:
+    'the replace may or may not have been applied (all or nothing); without expectedVersion retrying it is safe, with it read the session: if its version is still expectedVersion, retry it, otherwise it was applied or another writer won',
+  clear:
+    'the clear may or may not have been applied; clear is idempotent, so retry it (a retry after a clear that did apply returns false)',
+  import:
+    'the import may or may not have been applied (all or nothing); import overwrites the whole session, so retrying it is safe',
+  add: 'the add may or may not have been applied; adding a chunk again replaces it, so retrying it is safe',
+  delete: 'the delete may or may not have been applied; deleting again is harmless, so retry it',
+};
+
+/**
+ * Wraps anything that is not already a MemError (connection, timeout, server) as MemStoreError
+ * whose message says what is true for `operation` (a read changed nothing; a write may or may
+ * not have been applied) and how to retry it safely.
+ */
 export function storeError(operation: string, error: unknown): MemError {
   if (MemError.isInstance(error)) return error;
   const reason = error instanceof Error ? error.message : String(error);
+  const after = AFTER_FAILURE[operation] ?? 'it may or may not have been applied';
   return new MemStoreError(
-    `[mem/redis] ${operation} failed: ${reason}. Check that Redis is reachable; the write may or may not have been applied, so retry it with the same idempotency key.`,
+    `[mem/redis] ${operation} failed: ${reason}. Check that Redis is reachable; ${after}.`,
     { cause: error },
   );
 }

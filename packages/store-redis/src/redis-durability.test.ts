@@ -83,6 +83,78 @@ describe('durability and reconnects (dedicated server)', () => {
     }
   });
 
+  it('says for each operation what is true after it failed: reads changed nothing, writes may have applied', async () => {
+    const store = createRedisStore({
+      url: `redis://127.0.0.1:${server.port}`,
+      commandTimeoutMs: 1_000,
+    });
+    try {
+      await store.append('gone', [message('g1'), message('g2')], { idempotencyKey: 'k1' });
+      const snapshot = (await store.export('gone'))!;
+      const summary = { ...message('sum'), role: 'system' as const, metadata: { kind: 'summary' } };
+      const record = {
+        id: 'sum',
+        originalMessageIds: ['g1'],
+        fromSeq: 1,
+        throughSeq: 1,
+        originalTokenCount: 1,
+        tokenCount: 1,
+        compressionRatio: 1,
+        timeRange: { start: 0, end: 0 },
+        createdAt: 0,
+      };
+      await killRedis(server);
+      const calls: Record<string, () => Promise<unknown>> = {
+        read: () => store.read('gone'),
+        info: () => store.info('gone'),
+        summaries: () => store.summaries('gone'),
+        archived: () => store.archived('gone', 'sum'),
+        list: () => store.list(),
+        export: () => store.export('gone'),
+        append: () => store.append('gone', [message('g3')], { idempotencyKey: 'k2' }),
+        compact: () => store.compact('gone', { expectedEpoch: 0, throughSeq: 1, summary, record }),
+        erase: () => store.erase('gone', { expectedEpoch: 0, throughSeq: 1 }),
+        replace: () => store.replace('gone', { messages: [message('g4')] }),
+        clear: () => store.clear('gone'),
+        import: () => store.import(snapshot),
+      };
+      const errors = await Promise.all(
+        Object.entries(calls).map(async ([name, call]) => {
+          const error = await call().then(
+            () => undefined,
+            (e: unknown) => e,
+          );
+          expect(MemError.isInstance(error) && error.code, name).toBe('MEM_STORE');
+          const text = (error as Error).message;
+          expect(text, name).toMatch(new RegExp(`^\\[mem/redis\\] ${name} failed: `));
+          return [name, text] as const;
+        }),
+      );
+      const said = Object.fromEntries(errors);
+      for (const read of ['read', 'info', 'summaries', 'archived', 'list', 'export']) {
+        expect(said[read], read).toContain('nothing was changed, so retry it as it is');
+        expect(said[read], read).not.toMatch(/may or may not|idempotency key/);
+      }
+      expect(said.append).toContain('may or may not have been applied');
+      expect(said.append).toContain('retry it with the same idempotency key');
+      expect(said.clear).toContain('clear is idempotent, so retry it');
+      expect(said.clear).not.toContain('idempotency key');
+      for (const write of ['compact', 'erase']) {
+        expect(said[write], write).toContain('may or may not have been applied');
+        expect(said[write], write).toContain('expectedEpoch');
+      }
+      expect(said.replace).toContain('expectedVersion');
+      expect(said.import).toContain('retrying it is safe');
+      for (const write of ['compact', 'erase', 'replace', 'import']) {
+        expect(said[write], write).not.toContain('idempotency key');
+      }
+      await restart();
+      expect(await store.export('gone')).toStrictEqual(snapshot);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('lists with SCAN and never sends KEYS (server command statistics)', async () => {
     const client = new Redis(server.port, '127.0.0.1');
     const store = createRedisStore({ client, namespace: 'scan' });
