@@ -224,6 +224,11 @@ export type {
   StoredMessage,
   SummaryRecord,
 } from './store/store-spec.ts';
+export {
+  MAX_IDEMPOTENCY_KEY_LENGTH,
+  MAX_JSON_DEPTH,
+  MAX_MESSAGE_TOKENS,
+} from './store/store-limits.ts';
 export { STORE_SPECIFICATION_VERSION } from './store/store-spec.ts';
 export {
   assertValidNamespace,

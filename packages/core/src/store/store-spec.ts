@@ -16,6 +16,18 @@ import type { Message } from '../model/message.ts';
  *   Appends never change it, so a compaction planned at epoch E still commits after concurrent
  *   appends (they only add messages after `throughSeq`), but fails with
  *   `MemStoreConflictError` if another compaction, erase or replace won the race.
+ *
+ * Input: every backend checks its arguments with core's shared parsers (`parse-store-input.ts`,
+ * `encodeMessageBatch`), so a bad call fails the same way everywhere, with `MemValidationError`
+ * naming the path and nothing written. What passes is stored exactly. The limits
+ * (`store-limits.ts`):
+ * - identifiers are well-formed Unicode (no lone UTF-16 surrogate): session ids (1-512 code
+ *   units, no control characters), message and summary ids (1-256), idempotency keys (1-512);
+ *   backends may index them as UTF-8, where a lone surrogate would become U+FFFD and collide;
+ * - objects and arrays nest at most `MAX_JSON_DEPTH` (64) levels inside a message;
+ * - a message's `tokenCount` is an integer in 0..`MAX_MESSAGE_TOKENS` (100,000,000), so
+ *   session totals stay safe integers;
+ * - `content` is a string or content parts, never `null`.
  */
 export const STORE_SPECIFICATION_VERSION = 'mem.store.v1';
 
@@ -69,7 +81,8 @@ export interface SessionInfo {
 export interface AppendOptions {
   /**
    * Makes the append idempotent: a retry with the same key returns the first result and adds
-   * nothing. Stores remember at least the last 1,024 keys of each session.
+   * nothing. Stores remember at least the last 1,024 keys of each session. 1 to 512 UTF-16 code
+   * units of well-formed Unicode.
    */
   idempotencyKey: string;
 }
