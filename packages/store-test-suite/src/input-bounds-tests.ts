@@ -91,6 +91,18 @@ export function inputBoundsTests(createStore: StoreFactory, options: StoreSuiteO
       expect((await store.read(id)).messages).toHaveLength(3);
     });
 
+    it('never lets an ill-formed summary id find another summary (U+FFFD is not a wildcard)', async () => {
+      const store = await stores.open();
+      const id = uniqueId('fffd');
+      await append(store, id, conversation(3));
+      const plan = await planCompaction(store, id, 2, { id: 'summary-\ufffd' });
+      await store.compact(id, plan);
+      const originals = await store.archived(id, 'summary-\ufffd');
+      expect(originals.map((m) => m.id)).toStrictEqual(plan.record.originalMessageIds);
+      expect(await store.archived(id, 'summary-\ud800')).toStrictEqual([]);
+      expect(await store.archived(id, 'summary-\udc00')).toStrictEqual([]);
+    });
+
     it(`stores metadata nested ${STORE_LIMITS.maxJsonDepth} levels exactly and rejects one level more, naming the path`, async () => {
       const store = await stores.open();
       const id = uniqueId('deep');
