@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { MemConfigError } from '../errors/errors.ts';
 import { MemError } from '../errors/mem-error.ts';
+import { createMemoryKnowledgeBase } from '../knowledge/memory-knowledge-base.ts';
 import { seedExamples } from './__fixtures__/seed-examples.ts';
 import { parseLongTermStrategy, parseProfile, parseShortTermStrategy } from './parse-profile.ts';
 
@@ -144,6 +145,30 @@ describe('bad config', () => {
     );
     expect(error.issues.map((i) => i.path)).toEqual(['memory_max_tokens']);
     expect(error.message).toContain('agent.json');
+  });
+
+  it('rejects every collection_id a knowledge base would reject, at its path', async () => {
+    const kb = createMemoryKnowledgeBase();
+    const ids = ['session-memory', 'kb:support.v2', 'x'.repeat(128)];
+    const bad = ['../../x', 'x'.repeat(5_000), 'x'.repeat(129), '', '.', '..', 'a b', 'é', 'a/b'];
+    const profile = (collection_id: string) => ({
+      long_term_memory_strategy: [
+        { long_term_memory_id: 'summarizer', knowledge_base: { collection_id } },
+      ],
+    });
+    for (const id of ids) {
+      expect(() => parseProfile(profile(id)), id).not.toThrow();
+      await expect(kb.count(id), id).resolves.toBe(0);
+    }
+    for (const id of bad) {
+      const error = configError(() => parseProfile(profile(id)));
+      expect(error.issues.map((i) => i.path)).toEqual([
+        'long_term_memory_strategy[0].knowledge_base.collection_id',
+      ]);
+      expect(error.issues[0]!.message).toMatch(/letters, digits/);
+      expect(error.message.length).toBeLessThan(1_000);
+      await expect(kb.count(id), id).rejects.toThrow(/collectionId/);
+    }
   });
 
   it('rejects non-objects at the root', () => {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { assertValidCollectionId } from '../knowledge/validate-collection-id.ts';
 
 const int = (min: number) => z.int().min(min);
 const conditionList = z.array(z.string().min(1, 'a condition cannot be empty')).default([]);
@@ -15,9 +16,24 @@ export const maxTokensStrategySchema = z.strictObject({
 
 export const shortTermStrategySchema = maxTokensStrategySchema;
 
+/**
+ * A collection id every knowledge base accepts (the backends' own check, so a profile that parses
+ * never fails later when the first summary is indexed).
+ */
+const collectionId = z.string().superRefine((value, ctx) => {
+  try {
+    assertValidCollectionId(value, 'collection_id');
+  } catch (error) {
+    ctx.addIssue({
+      code: 'custom',
+      message: (error as Error).message.replace(/^\[mem\/knowledge\] /, ''),
+    });
+  }
+});
+
 /** Where summaries (and archived turns) are indexed, and how they come back. */
 export const knowledgeBaseConfigSchema = z.strictObject({
-  collection_id: z.string().min(1),
+  collection_id: collectionId,
   /** `always`: the `top_k` chunks most relevant to the newest user message join every context. */
   search_mode: z.enum(['always', 'never']).default('always'),
   top_k: int(1).max(100).default(3),
