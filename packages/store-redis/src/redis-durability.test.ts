@@ -10,6 +10,7 @@ import {
   removeDir,
   startRedis,
 } from './__fixtures__/redis-process.ts';
+import { createRedisKnowledgeBase } from './redis-knowledge-base.ts';
 import { createRedisStore } from './redis-store.ts';
 
 /*
@@ -152,6 +153,50 @@ describe('durability and reconnects (dedicated server)', () => {
       expect(await store.export('gone')).toStrictEqual(snapshot);
     } finally {
       await store.close();
+    }
+  });
+
+  it('says the same for the knowledge base: search and count changed nothing, add and delete are safe to retry', async () => {
+    const kb = createRedisKnowledgeBase({
+      url: `redis://127.0.0.1:${server.port}`,
+      commandTimeoutMs: 1_000,
+    });
+    try {
+      const chunk = {
+        id: 'c1',
+        text: 'quokkas live on Rottnest Island',
+        tokenCount: 5,
+        metadata: { sessionId: 's1', kind: 'summary' as const, messageIds: [], createdAt: 1 },
+      };
+      await kb.add('docs', [chunk]);
+      await killRedis(server);
+      const calls: Record<string, () => Promise<unknown>> = {
+        search: () => kb.search('docs', 'quokkas', { topK: 3 }),
+        count: () => kb.count('docs'),
+        add: () => kb.add('docs', [chunk]),
+        delete: () => kb.delete('docs', { sessionId: 's1' }),
+      };
+      const said: Record<string, string> = {};
+      await Promise.all(
+        Object.entries(calls).map(async ([name, call]) => {
+          const error = await call().then(
+            () => undefined,
+            (e: unknown) => e,
+          );
+          expect(MemError.isInstance(error) && error.code, name).toBe('MEM_STORE');
+          said[name] = (error as Error).message;
+        }),
+      );
+      for (const read of ['search', 'count']) {
+        expect(said[read], read).toContain('nothing was changed, so retry it as it is');
+      }
+      expect(said.add).toContain('retrying it is safe');
+      expect(said.delete).toContain('retry it');
+      for (const text of Object.values(said)) expect(text).not.toContain('idempotency key');
+      await restart();
+      expect(await kb.count('docs')).toBe(1);
+    } finally {
+      await kb.close();
     }
   });
 
