@@ -1,17 +1,24 @@
 import { MemError, MemStoreError } from '@mem/core';
 import type { Database } from 'better-sqlite3';
-import { openDatabase } from './open-database.ts';
-import type { CheckedSqliteStoreOptions } from './sqlite-store-options.ts';
+import { assertSameFile } from './database-file.ts';
+import { createLockWaiter } from './lock-wait.ts';
+import { type OpenedDatabase, type OpenOptions, openDatabase } from './open-database.ts';
 
-/** One better-sqlite3 connection with its prepared statements `S` and transaction wrappers. */
+/**
+ * One better-sqlite3 connection with its prepared statements `S`, opened on first use. Each call
+ * is one synchronous transaction; while another connection holds the lock it needs, the call
+ * waits on timers (up to `busyTimeoutMs` in all), never blocking the event loop for long.
+ */
 export interface Connection<S> {
-  db: Database;
-  /** True when the store opened the connection (and so closes it). */
-  owned: boolean;
-  /** Runs `work` in a BEGIN IMMEDIATE transaction: takes the write lock first, so writers serialize. */
-  write<R>(work: (st: S) => R): R;
+  /**
+   * Runs `work` in a BEGIN IMMEDIATE transaction: takes the write lock first, so writers
+   * serialize. Writes of this connection apply in call order.
+   */
+  write<R>(work: (st: S, db: Database) => R): Promise<R>;
   /** Runs `work` in a deferred (read) transaction: one consistent snapshot. */
-  read<R>(work: (st: S) => R): R;
+  read<R>(work: (st: S, db: Database) => R): Promise<R>;
+  /** Closes the database if this package opened it; later calls fail. */
+  close(): void;
 }
 
 type Runner = ((work: () => unknown) => unknown) & { immediate: (work: () => unknown) => unknown };
@@ -24,17 +31,85 @@ interface Prepared {
 /** Statements and transaction wrappers are prepared once per Database, shared by its users. */
 const preparedFor = new WeakMap<Database, Prepared>();
 
-export type ConnectOptions = Pick<
-  CheckedSqliteStoreOptions,
-  'source' | 'busyTimeoutMs' | 'synchronous'
->;
+export type ConnectOptions = OpenOptions;
 
+interface Open<S> extends OpenedDatabase {
+  tx: Runner;
+  st: S;
+}
+
+/**
+ * @param setup runs once on the new connection (e.g. loading an extension); a throw closes it.
+ */
 export function connect<S>(
   options: ConnectOptions,
   label: string,
   prepare: (db: Database) => S,
+  setup?: (db: Database) => void,
 ): Connection<S> {
-  const { db, owned } = openDatabase(options, label);
+  let open: Open<S> | undefined;
+  let closed = false;
+  /** Once the file is found deleted or replaced, every later call fails with the same error. */
+  let vanished: MemStoreError | undefined;
+
+  const ensure = (): Open<S> => {
+    if (closed) {
+      throw new MemStoreError(
+        `[mem/sqlite] the ${label} connection was closed before this call ran; create a new one.`,
+      );
+    }
+    if (vanished !== undefined) throw vanished;
+    if (open !== undefined) return open;
+    const opened = openDatabase(options, label);
+    try {
+      setup?.(opened.db);
+    } catch (error) {
+      if (opened.owned) opened.db.close();
+      throw error;
+    }
+    open = { ...opened, ...prepared(opened.db, prepare) };
+    return open;
+  };
+  const checkFile = (o: Open<S>): void => {
+    if (o.file === undefined) return;
+    try {
+      assertSameFile(o.file);
+    } catch (error) {
+      vanished = error as MemStoreError;
+      throw error;
+    }
+  };
+  const waiter = createLockWaiter(options.busyTimeoutMs, storeError);
+
+  return {
+    write: (work) =>
+      waiter.write(() => {
+        const o = ensure();
+        if (o.readonly) throw readOnlyError(options, label);
+        // Checked under the write lock, before COMMIT: a throw rolls the write back.
+        return o.tx.immediate(() => {
+          const result = work(o.st, o.db);
+          checkFile(o);
+          return result;
+        }) as ReturnType<typeof work>;
+      }),
+    read: (work) =>
+      waiter.read(() => {
+        const o = ensure();
+        const result = o.tx(() => work(o.st, o.db)) as ReturnType<typeof work>;
+        checkFile(o);
+        return result;
+      }),
+    close: () => {
+      if (closed) return;
+      closed = true;
+      if (open?.owned === true) open.db.close();
+      open = undefined;
+    },
+  };
+}
+
+function prepared<S>(db: Database, prepare: (db: Database) => S): { tx: Runner; st: S } {
   let entry = preparedFor.get(db);
   if (entry === undefined) {
     const tx = db.transaction((work: () => unknown) => work()) as unknown as Runner;
@@ -46,30 +121,34 @@ export function connect<S>(
     st = prepare(db);
     entry.statements.set(prepare, st);
   }
-  const { tx } = entry;
-  const statements = st;
-  return {
-    db,
-    owned,
-    write: (work) => guard(() => tx.immediate(() => work(statements))) as ReturnType<typeof work>,
-    read: (work) => guard(() => tx(() => work(statements))) as ReturnType<typeof work>,
-  };
+  return { tx: entry.tx, st };
+}
+
+function readOnlyError(options: ConnectOptions, label: string): MemStoreError {
+  const why = options.readonly
+    ? 'it was opened with `readonly: true`'
+    : options.source.kind === 'database'
+      ? 'the given connection is read-only'
+      : 'this process may not write the file or its directory';
+  return new MemStoreError(
+    `[mem/sqlite] the database is read-only for ${label} (${why}); writes are refused. To write, open it without \`readonly\`, as a user who may write the file and its directory.`,
+  );
 }
 
 /** Lets MemErrors through and turns driver errors (busy, I/O, corruption) into MemStoreError. */
-function guard<R>(work: () => R): R {
-  try {
-    return work();
-  } catch (error) {
-    if (MemError.isInstance(error)) throw error;
-    const code = (error as { code?: unknown }).code;
-    const hint =
-      code === 'SQLITE_BUSY'
+function storeError(error: unknown): Error {
+  if (MemError.isInstance(error)) return error as Error;
+  const code = (error as { code?: unknown }).code;
+  const hint =
+    typeof code !== 'string'
+      ? 'Check the database file and the free disk space.'
+      : code.startsWith('SQLITE_BUSY')
         ? 'Another connection held the write lock longer than busyTimeoutMs; retry or raise busyTimeoutMs.'
-        : 'Check the database file and the free disk space.';
-    throw new MemStoreError(
-      `[mem/sqlite] the database operation failed${typeof code === 'string' ? ` (${code})` : ''}: ${(error as Error).message}. ${hint}`,
-      { cause: error },
-    );
-  }
+        : code.startsWith('SQLITE_READONLY')
+          ? 'The database is read-only for this process; open it with `readonly: true` to read it, or fix the permissions of the file and its directory to write.'
+          : 'Check the database file and the free disk space.';
+  return new MemStoreError(
+    `[mem/sqlite] the database operation failed${typeof code === 'string' ? ` (${code})` : ''}: ${(error as Error).message}. ${hint}`,
+    { cause: error },
+  );
 }

@@ -18,8 +18,10 @@ export type SqliteKnowledgeBaseRetrieval = 'lexical' | 'semantic' | 'hybrid';
 interface SqliteKnowledgeBaseCommonOptions {
   /** The tenant: 1-64 letters, digits, `_` or `-`. Default `'default'`. */
   namespace?: string;
-  /** How long a write waits for another connection's write lock, in ms. Default 5,000. */
+  /** How long a call waits in all (asynchronously) for another connection's lock, in ms. Default 5,000. */
   busyTimeoutMs?: number;
+  /** Open for reading only (see `SqliteStoreOptions.readonly`). Default false. */
+  readonly?: boolean;
   /** Durability of a commit (see the README). Default `'NORMAL'`. */
   synchronous?: SqliteSynchronous;
   /**

@@ -14,7 +14,8 @@ import {
   parseQuery,
   parseSearchOptions,
 } from '@mem/core';
-import { type Connection, connect } from './connection.ts';
+import type { Database } from 'better-sqlite3';
+import { connect } from './connection.ts';
 import { embedTexts } from './embed-texts.ts';
 import { indexText, matchExpression } from './fts-query.ts';
 import { type KnowledgeStatements, prepareKnowledgeStatements } from './kb-statements.ts';
@@ -56,7 +57,13 @@ export function createSqliteKnowledgeBase(options: SqliteKnowledgeBaseOptions): 
   const checked = checkSqliteKnowledgeBaseOptions(options);
   const { namespace, source, embedder, retrieval, rrfK } = checked;
   const inMemory = source.kind === 'path' ? source.path === ':memory:' : source.database.memory;
-  let connection: Connection<KnowledgeStatements> | undefined;
+  /** Connects on first use, after the call's input was checked. */
+  const connection = connect(
+    checked,
+    'createSqliteKnowledgeBase',
+    prepareKnowledgeStatements,
+    embedder === undefined ? undefined : loadVectorExtension,
+  );
   let closed = false;
 
   const assertOpen = (): void => {
@@ -70,32 +77,17 @@ export function createSqliteKnowledgeBase(options: SqliteKnowledgeBaseOptions): 
     assertValidCollectionId(collectionId);
     assertOpen();
   };
-  /** Connects on first use, after the call's input was checked. */
-  const conn = (): Connection<KnowledgeStatements> => {
-    if (connection !== undefined) return connection;
-    const opened = connect(checked, 'createSqliteKnowledgeBase', prepareKnowledgeStatements);
-    if (embedder !== undefined) {
-      try {
-        loadVectorExtension(opened.db);
-      } catch (error) {
-        if (opened.owned) opened.db.close();
-        throw error;
-      }
-    }
-    connection = opened;
-    return connection;
-  };
   const collectionOf = (st: KnowledgeStatements, collectionId: string) =>
     st.collection.get({ ns: namespace, collectionId })?.id;
   /**
    * The vectors a write must keep in step with the chunks (inside the write transaction).
    * Without an embedder, a namespace that holds vectors is refused: they would go stale.
    */
-  const vectorsToUpdate = (c: Connection<KnowledgeStatements>, st: KnowledgeStatements) => {
+  const vectorsToUpdate = (db: Database, st: KnowledgeStatements) => {
     if (embedder !== undefined) {
-      const space = boundSpace(c.db, namespace);
+      const space = boundSpace(db, namespace);
       assertSameSpace(space, embedder, namespace);
-      return space === undefined ? undefined : vectorStatements(c.db, space.id);
+      return space === undefined ? undefined : vectorStatements(db, space.id);
     }
     const space = st.hasVectors.get({ ns: namespace })?.space;
     if (space === undefined) return undefined;
@@ -140,10 +132,9 @@ export function createSqliteKnowledgeBase(options: SqliteKnowledgeBaseOptions): 
       if (parsed.length === 0) return;
       let vectors: Float32Array[] | undefined;
       if (embedder !== undefined) {
-        const c = conn();
         // Refuse before paying for embeddings; checked again under the write lock.
         assertSameSpace(
-          c.read(() => boundSpace(c.db, namespace)),
+          await connection.read((_st, db) => boundSpace(db, namespace)),
           embedder,
           namespace,
         );
@@ -155,12 +146,11 @@ export function createSqliteKnowledgeBase(options: SqliteKnowledgeBaseOptions): 
         );
         assertOpen();
       }
-      const c = conn();
-      c.write((st) => {
+      await connection.write((st, db) => {
         const vec =
           embedder === undefined
-            ? vectorsToUpdate(c, st)
-            : vectorStatements(c.db, bindSpace(c.db, namespace, embedder).id);
+            ? vectorsToUpdate(db, st)
+            : vectorStatements(db, bindSpace(db, namespace, embedder).id);
         let collection = collectionOf(st, collectionId);
         if (collection === undefined) {
           collection = Number(
@@ -193,16 +183,15 @@ export function createSqliteKnowledgeBase(options: SqliteKnowledgeBaseOptions): 
       const text = parseQuery(query);
       const { topK, sessionId } = parseSearchOptions(searchOptions);
       if (embedder === undefined || retrieval === 'lexical') {
-        return conn().read((st) => {
+        return connection.read((st) => {
           const collection = collectionOf(st, collectionId);
           if (collection === undefined) return [];
           return ranked(lexical(st, collection, text, sessionId, topK).map(({ item }) => item));
         });
       }
-      const c = conn();
-      const found = c.read((st) => ({
+      const found = await connection.read((st, db) => ({
         collection: collectionOf(st, collectionId),
-        space: boundSpace(c.db, namespace),
+        space: boundSpace(db, namespace),
       }));
       // No searchable words (the spec's rule, kept in every mode): nothing to embed.
       if (found.collection === undefined || analyzeText(text).length === 0) return [];
@@ -212,12 +201,12 @@ export function createSqliteKnowledgeBase(options: SqliteKnowledgeBaseOptions): 
         found.space === undefined ? [] : await embedTexts(embedder, [text], 'query');
       assertOpen();
       const collection = found.collection;
-      return conn().read((st) => {
-        const space = boundSpace(c.db, namespace);
+      return connection.read((st, db) => {
+        const space = boundSpace(db, namespace);
         const semantic =
           space === undefined || queryVector === undefined
             ? []
-            : nearest(vectorStatements(c.db, space.id), queryVector, depth, collection, sessionId);
+            : nearest(vectorStatements(db, space.id), queryVector, depth, collection, sessionId);
         if (retrieval === 'semantic')
           return ranked(semantic.slice(0, topK).map(({ item }) => item));
         const words = lexical(st, collection, text, sessionId, depth);
@@ -231,11 +220,10 @@ export function createSqliteKnowledgeBase(options: SqliteKnowledgeBaseOptions): 
     delete: async (collectionId: string, filter: KnowledgeDeleteFilter) => {
       begin(collectionId);
       const parsed = parseDeleteFilter(filter);
-      const c = conn();
-      return c.write((st) => {
+      return connection.write((st, db) => {
         const collection = collectionOf(st, collectionId);
         if (collection === undefined) return 0;
-        const vec = vectorsToUpdate(c, st);
+        const vec = vectorsToUpdate(db, st);
         const matches = deleteMatcher(parsed);
         let deleted = 0;
         for (const row of st.sessionChunks.all({ collection, sid: parsed.sessionId })) {
@@ -250,7 +238,7 @@ export function createSqliteKnowledgeBase(options: SqliteKnowledgeBaseOptions): 
     count: async (collectionId: string, filter) => {
       begin(collectionId);
       const { sessionId } = parseCountFilter(filter);
-      return conn().read((st) => {
+      return connection.read((st) => {
         const collection = collectionOf(st, collectionId);
         if (collection === undefined) return 0;
         const row =
@@ -264,8 +252,7 @@ export function createSqliteKnowledgeBase(options: SqliteKnowledgeBaseOptions): 
     close: async () => {
       if (closed) return;
       closed = true;
-      if (connection?.owned === true) connection.db.close();
-      connection = undefined;
+      connection.close();
     },
   };
 }

@@ -5,7 +5,6 @@ import {
   MemStoreConflictError,
   MemValidationError,
   type SessionInfo,
-  type StoredMessage,
 } from '@mem/core';
 import type { MessageRow, SessionRef, SessionRow, Statements } from './statements.ts';
 
@@ -101,10 +100,6 @@ export function touch(head: SessionHead, at: number, rewritesPrefix: boolean): v
   head.version += 1;
   if (rewritesPrefix) head.epoch += 1;
   head.updatedAt = at;
-}
-
-export function storedOf(row: { seq: number; json: string }): StoredMessage {
-  return { ...(JSON.parse(row.json) as CountedMessage), seq: row.seq };
 }
 
 export function messageRowOf(message: CountedMessage, seq: number): MessageRow {

@@ -1,26 +1,26 @@
-import type { SessionSnapshot, StoredMessage, SummaryRecord } from '@mem/core';
+import type { SessionSnapshot, StoredMessage } from '@mem/core';
+import { recordOf, storedOf } from './decode-rows.ts';
 import {
   IDEMPOTENCY_WINDOW,
   infoOf,
   insertMessage,
   messageRowOf,
   saveHead,
-  storedOf,
 } from './sqlite-session.ts';
 import type { SessionRef, SessionRow, Statements } from './statements.ts';
 
 /** Everything a live session holds; archived messages record by record, oldest record first. */
 export function snapshotOf(st: Statements, ref: SessionRef, row: SessionRow): SessionSnapshot {
-  const summaries = st.summaries.all(ref.id).map((r) => JSON.parse(r.json) as SummaryRecord);
+  const summaries = st.summaries.all(ref.id).map((r) => recordOf(r.json, ref.sid));
   return {
     format: 'mem.session.v1',
     sessionId: ref.sid,
     info: infoOf(ref.sid, row),
     messages: st.readAscending
       .all({ s: ref.id, after: 0, before: Number.MAX_SAFE_INTEGER, limit: -1 })
-      .map(storedOf),
+      .map((m) => storedOf(m, ref.sid)),
     archived: summaries.flatMap((r) =>
-      st.archived.all({ s: ref.id, summaryId: r.id }).map(storedOf),
+      st.archived.all({ s: ref.id, summaryId: r.id }).map((m) => storedOf(m, ref.sid)),
     ),
     summaries,
     idempotencyKeys: st.idempotencyKeys.all(ref.id).map((k) => ({

@@ -9,8 +9,16 @@ interface SqliteStoreCommonOptions {
   namespace?: string;
   /** Sessions expire this many ms after their last write. Default: never. */
   ttlMs?: number;
-  /** How long a write waits for another connection's write lock, in ms. Default 5,000. */
+  /**
+   * How long a call waits in all for another connection's lock, in ms. The wait is
+   * asynchronous (timers keep running); past it the call fails with `MemStoreError`. Default 5,000.
+   */
   busyTimeoutMs?: number;
+  /**
+   * Open for reading only: no WAL switch, no migration (the schema must be current), writes
+   * fail with `MemStoreError`. A file this process may not write is opened so anyway. Default false.
+   */
+  readonly?: boolean;
   /** Durability of a commit (see the README). Default `'NORMAL'`. */
   synchronous?: SqliteSynchronous;
   /** Clock in ms since the epoch, for `createdAt`/`updatedAt` and TTL. Default `Date.now`. */
@@ -37,6 +45,7 @@ export interface CheckedSqliteStoreOptions {
   ttlMs: number | undefined;
   busyTimeoutMs: number;
   synchronous: SqliteSynchronous;
+  readonly: boolean;
   now: () => number;
 }
 
@@ -59,7 +68,7 @@ export function checkSqliteStoreOptions(
       message: 'use 1-64 letters, digits, "_" or "-", starting with a letter or digit',
     });
   }
-  const { path, database, ttlMs, busyTimeoutMs, synchronous, now } = given;
+  const { path, database, ttlMs, busyTimeoutMs, synchronous, readonly, now } = given;
   if ((path === undefined) === (database === undefined)) {
     issues.push({ path: 'path', message: 'pass exactly one of `path` or `database`' });
   } else if (path !== undefined && (typeof path !== 'string' || path.length === 0)) {
@@ -76,6 +85,9 @@ export function checkSqliteStoreOptions(
   if (synchronous !== undefined && synchronous !== 'NORMAL' && synchronous !== 'FULL') {
     issues.push({ path: 'synchronous', message: "expected 'NORMAL' or 'FULL'" });
   }
+  if (readonly !== undefined && typeof readonly !== 'boolean') {
+    issues.push({ path: 'readonly', message: 'expected true or false' });
+  }
   if (now !== undefined && typeof now !== 'function') {
     issues.push({ path: 'now', message: 'expected a function returning ms since the epoch' });
   }
@@ -89,6 +101,7 @@ export function checkSqliteStoreOptions(
     ttlMs: ttlMs as number | undefined,
     busyTimeoutMs: Math.floor((busyTimeoutMs as number | undefined) ?? 5_000),
     synchronous: (synchronous as SqliteSynchronous | undefined) ?? 'NORMAL',
+    readonly: readonly === true,
     now: (now as (() => number) | undefined) ?? Date.now,
   };
 }

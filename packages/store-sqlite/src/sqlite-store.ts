@@ -15,7 +15,8 @@ import {
   STORE_SPECIFICATION_VERSION,
   type Store,
 } from '@mem/core';
-import { type Connection, connect } from './connection.ts';
+import { connect } from './connection.ts';
+import { recordOf, storedOf } from './decode-rows.ts';
 import { sortKey } from './sort-key.ts';
 import { compactSession, eraseSession, replaceSession } from './sqlite-rewrite.ts';
 import {
@@ -26,7 +27,6 @@ import {
   isExpired,
   type SessionHead,
   saveHead,
-  storedOf,
 } from './sqlite-session.ts';
 import { importSnapshot, snapshotOf } from './sqlite-snapshot.ts';
 import { checkSqliteStoreOptions, type SqliteStoreOptions } from './sqlite-store-options.ts';
@@ -51,9 +51,12 @@ interface SessionKey {
  * semantics exactly (same validation, errors and counters; `@mem/store-test-suite` checks it).
  *
  * - Connects lazily on first use: PRAGMAs (WAL for files, busy timeout, foreign keys,
- *   synchronous), then schema migrations by `user_version`.
+ *   synchronous), then schema migrations by `user_version` (neither when `readonly`).
  * - Every operation is one transaction; writes are `BEGIN IMMEDIATE`, so writers in several
- *   processes serialize on SQLite's write lock and a failing call changes nothing.
+ *   processes serialize on SQLite's write lock and a failing call changes nothing. A call that
+ *   finds the lock held waits for it on timers, up to `busyTimeoutMs` (see `connection.ts`).
+ * - Rows read back are checked (`decode-rows.ts`); a file deleted or replaced while open fails
+ *   every later call (`database-file.ts`).
  * - Every statement is prepared once per connection; values are bound, never part of SQL text.
  * - Tail reads (`from: 'end'` + `limit`) walk the `(session, seq)` key backwards:
  *   O(limit), whatever the session's length.
@@ -66,7 +69,7 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
   const checked = checkSqliteStoreOptions(options);
   const { namespace, ttlMs, now, source } = checked;
   const inMemory = source.kind === 'path' ? source.path === ':memory:' : source.database.memory;
-  let connection: Connection<Statements> | undefined;
+  const connection = connect(checked, 'createSqliteStore', prepareStatements);
   let closed = false;
   let lastSweepAt = Number.NEGATIVE_INFINITY;
 
@@ -77,14 +80,10 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
       );
     }
   };
-  const conn = (): Connection<Statements> => {
-    connection ??= connect(checked, 'createSqliteStore', prepareStatements);
-    return connection;
-  };
-  const begin = (sessionId: unknown): number => {
+  /** Checks the id and that the store is open. The clock is read in the transaction. */
+  const begin = (sessionId: unknown): void => {
     assertValidSessionId(sessionId);
     assertOpen();
-    return now();
   };
   /** Where a session's row is: its namespace and sort key (the id as UTF-16BE, unique). */
   let located: SessionKey = { sid: '', sortKey: Buffer.alloc(0) };
@@ -131,16 +130,16 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
    */
   const rewrite = <R>(
     sessionId: string,
-    at: number,
-    check: (head: SessionHead) => (st: Statements, ref: SessionRef) => R,
-  ): R => {
+    check: (head: SessionHead) => (st: Statements, ref: SessionRef, at: number) => R,
+  ): Promise<R> => {
     const key = locate(sessionId);
-    return conn().write((st) => {
+    return connection.write((st) => {
+      const at = now();
       const row = rowForWrite(st, key, at);
       const head = headOf(row, at);
       const apply = check(head);
       const ref = refForWrite(st, key, row);
-      const result = apply(st, ref);
+      const result = apply(st, ref, at);
       saveHead(st, ref, head, expiry(at));
       sweep(st, at);
       return result;
@@ -153,11 +152,12 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     namespace,
 
     append: run((sessionId, messages, appendOptions) => {
-      const at = begin(sessionId);
+      begin(sessionId);
       const batch = encodeMessageBatch(messages);
       const idempotencyKey = readIdempotencyKey(appendOptions);
       const key = locate(sessionId);
-      return conn().write((st) => {
+      return connection.write((st) => {
+        const at = now();
         const row = rowForWrite(st, key, at);
         const head = headOf(row, at);
         const ref = refForWrite(st, key, row);
@@ -171,11 +171,11 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     }),
 
     read: run((sessionId, readOptions) => {
-      const at = begin(sessionId);
+      begin(sessionId);
       const range = parseReadOptions(readOptions);
       const key = locate(sessionId);
-      return conn().read((st) => {
-        const row = rowFor(st, key, at);
+      return connection.read((st) => {
+        const row = rowFor(st, key, now());
         const version = row?.version ?? 0;
         const epoch = row?.epoch ?? 0;
         if (row?.live !== 1) return { version, epoch, messages: [] };
@@ -189,55 +189,57 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
           range.from === 'end' && range.limit !== undefined
             ? st.readDescending.all(params).reverse()
             : st.readAscending.all(params);
-        return { version, epoch, messages: rows.map(storedOf) };
+        return { version, epoch, messages: rows.map((r) => storedOf(r, key.sid)) };
       });
     }),
 
     info: run((sessionId) => {
-      const at = begin(sessionId);
-      return conn().read((st) => {
-        const row = liveRow(st, locate(sessionId), at);
+      begin(sessionId);
+      const key = locate(sessionId);
+      return connection.read((st) => {
+        const row = liveRow(st, key, now());
         return row === undefined ? null : infoOf(sessionId, row);
       });
     }),
 
     compact: run((sessionId, input) => {
-      const at = begin(sessionId);
+      begin(sessionId);
       const parsed = parseCompactInput(input);
-      return rewrite(sessionId, at, (head) => {
+      return rewrite(sessionId, (head) => {
         if (head.epoch !== parsed.expectedEpoch) {
           throw epochConflictError(sessionId, parsed.expectedEpoch, head.epoch);
         }
-        return (st, ref) => compactSession(st, ref, head, parsed, at);
+        return (st, ref, at) => compactSession(st, ref, head, parsed, at);
       });
     }),
 
     erase: run((sessionId, input) => {
-      const at = begin(sessionId);
+      begin(sessionId);
       const parsed = parseEraseInput(input);
-      return rewrite(sessionId, at, (head) => {
+      return rewrite(sessionId, (head) => {
         if (head.epoch !== parsed.expectedEpoch) {
           throw epochConflictError(sessionId, parsed.expectedEpoch, head.epoch);
         }
-        return (st, ref) => eraseSession(st, ref, head, parsed.throughSeq, at, parsed.keepSeqs);
+        return (st, ref, at) => eraseSession(st, ref, head, parsed.throughSeq, at, parsed.keepSeqs);
       });
     }),
 
     replace: run((sessionId, input) => {
-      const at = begin(sessionId);
+      begin(sessionId);
       const parsed = parseReplaceInput(input);
-      return rewrite(sessionId, at, (head) => {
+      return rewrite(sessionId, (head) => {
         if (parsed.expectedVersion !== undefined && parsed.expectedVersion !== head.version) {
           throw versionConflict(sessionId, parsed.expectedVersion, head.version);
         }
-        return (st, ref) => replaceSession(st, ref, head, parsed.messages, at);
+        return (st, ref, at) => replaceSession(st, ref, head, parsed.messages, at);
       });
     }),
 
     clear: run((sessionId) => {
-      const at = begin(sessionId);
+      begin(sessionId);
       const key = locate(sessionId);
-      return conn().write((st) => {
+      return connection.write((st) => {
+        const at = now();
         const row = rowForWrite(st, key, at);
         if (row?.live !== 1) return false;
         const ref = refOf(key, row);
@@ -251,22 +253,24 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     }),
 
     summaries: run((sessionId) => {
-      const at = begin(sessionId);
+      begin(sessionId);
       const key = locate(sessionId);
-      return conn().read((st) => {
-        const row = liveRow(st, key, at);
-        return row === undefined ? [] : st.summaries.all(row.id).map((r) => JSON.parse(r.json));
+      return connection.read((st) => {
+        const row = liveRow(st, key, now());
+        return row === undefined
+          ? []
+          : st.summaries.all(row.id).map((r) => recordOf(r.json, key.sid));
       });
     }),
 
     archived: run((sessionId, summaryId) => {
-      const at = begin(sessionId);
+      begin(sessionId);
       const key = locate(sessionId);
-      return conn().read((st) => {
-        const row = liveRow(st, key, at);
+      return connection.read((st) => {
+        const row = liveRow(st, key, now());
         return row === undefined || typeof summaryId !== 'string'
           ? []
-          : st.archived.all({ s: row.id, summaryId }).map(storedOf);
+          : st.archived.all({ s: row.id, summaryId }).map((r) => storedOf(r, key.sid));
       });
     }),
 
@@ -274,27 +278,26 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
       const { cursor, limit = DEFAULT_LIST_LIMIT } = parseListOptions(listOptions);
       const after = cursor === undefined ? undefined : decodeListCursor(cursor);
       assertOpen();
-      const at = now();
-      const rows = conn().read((st) =>
-        st.listLive.all({
+      return connection.read((st) => {
+        const rows = st.listLive.all({
           ns: namespace,
-          at,
+          at: now(),
           after: after === undefined ? Buffer.alloc(0) : sortKey(after),
           limit: limit + 1,
-        }),
-      );
-      const sessionIds = rows.slice(0, limit).map((r) => r.session_id);
-      const last = sessionIds[sessionIds.length - 1];
-      return rows.length > limit && last !== undefined
-        ? { sessionIds, cursor: encodeListCursor(last) }
-        : { sessionIds };
+        });
+        const sessionIds = rows.slice(0, limit).map((r) => r.session_id);
+        const last = sessionIds[sessionIds.length - 1];
+        return rows.length > limit && last !== undefined
+          ? { sessionIds, cursor: encodeListCursor(last) }
+          : { sessionIds };
+      });
     }),
 
     export: run((sessionId) => {
-      const at = begin(sessionId);
+      begin(sessionId);
       const key = locate(sessionId);
-      return conn().read((st) => {
-        const row = liveRow(st, key, at);
+      return connection.read((st) => {
+        const row = liveRow(st, key, now());
         return row === undefined ? null : snapshotOf(st, refOf(key, row), row);
       });
     }),
@@ -302,9 +305,9 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     import: run((snapshot) => {
       begin((snapshot as { sessionId?: unknown } | null)?.sessionId);
       const parsed = parseSessionSnapshot(snapshot);
-      const at = now();
       const key = locate(parsed.sessionId);
-      conn().write((st) => {
+      return connection.write((st) => {
+        const at = now();
         // Replaces whatever had the id, expired or not: the row (and its id) is reused.
         const ref = refForWrite(st, key, st.session.get(namespace, key.sortKey));
         importSnapshot(st, ref, parsed, expiry(at));
@@ -315,8 +318,7 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     close: run(() => {
       if (closed) return;
       closed = true;
-      if (connection?.owned === true) connection.db.close();
-      connection = undefined;
+      connection.close();
     }),
   };
 }
@@ -325,8 +327,10 @@ function versionConflict(sessionId: string, expectedVersion: number, actualVersi
   return new MemStoreConflictError({ sessionId, expectedVersion, actualVersion });
 }
 
-/** Wraps a synchronous operation as the async method the spec declares; throws become rejections. */
-function run<A extends unknown[], R>(operation: (...args: A) => R): (...args: A) => Promise<R> {
+/** Wraps an operation as the async method the spec declares; throws become rejections. */
+function run<A extends unknown[], R>(
+  operation: (...args: A) => R | Promise<R>,
+): (...args: A) => Promise<R> {
   return (...args) => {
     try {
       return Promise.resolve(operation(...args));
