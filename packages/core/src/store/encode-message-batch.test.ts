@@ -8,7 +8,10 @@ const text = fc.string({ unit: 'binary', maxLength: 40 });
 /** Plain messages (the fast path) and odd ones (core's parser), mixed. */
 const message = fc.record(
   {
-    id: fc.string({ unit: 'binary', minLength: 1, maxLength: 12 }),
+    id: fc.oneof(
+      fc.string({ unit: 'binary', minLength: 1, maxLength: 12 }),
+      fc.constantFrom('\ud800', 'a\udc00'),
+    ),
     role: fc.constantFrom('system', 'user', 'assistant', 'tool'),
     content: fc.oneof(text, fc.array(text.map((t) => ({ type: 'text' as const, text: t })))),
     toolCalls: fc.array(
@@ -24,7 +27,7 @@ const message = fc.record(
     isError: fc.boolean(),
     name: text,
     createdAt: fc.oneof(fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true })),
-    tokenCount: fc.oneof(fc.nat(), fc.constant(-1), fc.constant(1.5)),
+    tokenCount: fc.oneof(fc.nat(), fc.constantFrom(-1, 1.5, 100_000_000, 100_000_001)),
     metadata: fc.dictionary(fc.string({ maxLength: 4 }), fc.jsonValue({ maxDepth: 1 }), {
       maxKeys: 2,
     }),

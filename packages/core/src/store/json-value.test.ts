@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MemError } from '../errors/mem-error.ts';
 import { cloneJsonValue, copyJsonValue } from './json-value.ts';
+import { MAX_JSON_DEPTH } from './store-limits.ts';
 
 function fieldOf(run: () => unknown): string | undefined {
   try {
@@ -43,6 +44,23 @@ describe('cloneJsonValue', () => {
     const cycle: Record<string, unknown> = {};
     cycle.next = { back: cycle };
     expect(fieldOf(() => cloneJsonValue(cycle, 'm'))).toBe('m.next.back');
+  });
+
+  it(`copies ${MAX_JSON_DEPTH} levels of nesting and rejects deeper data naming the path, never a RangeError`, () => {
+    const nest = (levels: number, inner: (v: unknown) => unknown) => {
+      let value: unknown = 'leaf';
+      for (let i = 0; i < levels; i++) value = inner(value);
+      return value;
+    };
+    // As in a message: the value itself is level 0, `metadata` level 1.
+    const atLimit = nest(MAX_JSON_DEPTH, (v) => ({ a: v }));
+    expect(cloneJsonValue({ metadata: atLimit }, 'm')).toStrictEqual({ metadata: atLimit });
+    const deeper = { metadata: nest(MAX_JSON_DEPTH + 1, (v) => ({ a: v })) };
+    expect(fieldOf(() => cloneJsonValue(deeper, 'm'))).toBe(
+      `m.metadata${'.a'.repeat(MAX_JSON_DEPTH)}`,
+    );
+    const arrays = { x: nest(200_000, (v) => [v]) };
+    expect(fieldOf(() => cloneJsonValue(arrays, 'm'))).toBe(`m.x${'[0]'.repeat(MAX_JSON_DEPTH)}`);
   });
 
   it('names the first path that JSON would change', () => {
