@@ -1,4 +1,4 @@
-import type { CountedMessage, Store } from '@mem/core';
+import { type CountedMessage, MAX_JSON_DEPTH, MAX_MESSAGE_TOKENS, type Store } from '@mem/core';
 import { describe, expect, it } from 'vitest';
 import {
   append,
@@ -12,12 +12,12 @@ import {
 import { useStores } from './harness.ts';
 import type { StoreFactory, StoreSuiteOptions } from './suite-options.ts';
 
-/** The Store spec's limits (see `@mem/core` store-spec.ts); every backend enforces the same. */
+/** The Store spec's limits (`@mem/core` store-limits.ts); every backend enforces the same. */
 export const STORE_LIMITS = {
-  /** Objects and arrays nest at most this deep in a message; `metadata` itself is level 1. */
-  maxJsonDepth: 64,
-  /** Largest `tokenCount` of one message. */
-  maxMessageTokens: 100_000_000,
+  /** Objects and arrays nest at most this deep in a message (64); `metadata` itself is level 1. */
+  maxJsonDepth: MAX_JSON_DEPTH,
+  /** Largest `tokenCount` of one message (100,000,000). */
+  maxMessageTokens: MAX_MESSAGE_TOKENS,
 } as const;
 
 /** `{ a: { a: ... { a: leaf } } }` with `levels` objects. */
