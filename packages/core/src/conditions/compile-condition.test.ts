@@ -263,13 +263,8 @@ describe('evaluate failures become MemConditionError', () => {
   it('on a matches() input over the limit, or a bad pattern known only at run time', () => {
     const huge: CountedMessage = { ...userMessage, content: 'a'.repeat(1_000_001) };
     expect(conditionError("message.content.matches('a')", onMessage(huge)).message).toContain(
-      'guard the call with size',
+      'over the budget of 8000000 per evaluation',
     );
-    const guarded = compileCondition(
-      "size(message.content) <= 1000000 && message.content.matches('a')",
-      PATH,
-    );
-    expect(guarded.evaluate(onMessage(huge))).toBe(false);
     expect(conditionError("message.content.matches(message.role + '(')").message).toContain(
       'missing closing )',
     );

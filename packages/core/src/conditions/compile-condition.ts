@@ -1,7 +1,14 @@
 import type { ParseResult } from '@marcbachmann/cel-js';
 import { type ConfigIssue, MemConditionError, MemConfigError } from '../errors/errors.ts';
+import {
+  COST_LIMITS,
+  type ConditionCost,
+  costOn,
+  costProblem,
+  estimateConditionCost,
+} from './condition-cost.ts';
 import { CONDITION_LIMITS, conditionEnvironment } from './condition-environment.ts';
-import type { ConditionVars } from './condition-vars.ts';
+import { type ConditionVars, conditionInputSize } from './condition-vars.ts';
 import { type ConditionShape, inspectCondition } from './inspect-condition.ts';
 
 /**
@@ -17,9 +24,12 @@ export interface CompiledCondition {
   readonly usesMessage: boolean;
   /** The condition reads `interaction`; evaluating it without one fails. */
   readonly usesInteraction: boolean;
+  /** Worst-case work, checked against the evaluation budget before every run. */
+  readonly cost: ConditionCost;
   /**
    * Runs the condition. Returns its boolean result, or throws MemConditionError when it fails
-   * (a missing map key, a non-boolean result, a variable that was not given, a limit reached).
+   * (a missing map key, a division by zero, a variable that was not given, a limit reached, or
+   * an input so large that the condition could exceed its work budget, checked before it runs).
    */
   evaluate(vars: ConditionVars, messageId?: string): boolean;
 }
@@ -74,6 +84,9 @@ function tryCompile(expression: unknown, path: string): CompileResult {
   }
   if (shape.problems.length > 0)
     return fail(`${quoted} is not allowed: ${shape.problems.join('; ')}`);
+  const cost = estimateConditionCost(parsed.ast);
+  const tooCostly = costProblem(cost);
+  if (tooCostly !== undefined) return fail(`${quoted} is too expensive: ${tooCostly}`);
 
   let checked: ReturnType<ParseResult['check']>;
   try {
@@ -92,7 +105,7 @@ function tryCompile(expression: unknown, path: string): CompileResult {
     return fail(`${quoted} must be true or false, but its type is ${checked.type}`);
   }
   return {
-    condition: createCondition(expression, path, parsed, shape.usesMessage, shape.usesInteraction),
+    condition: createCondition(expression, path, parsed, shape, cost),
   };
 }
 
@@ -100,9 +113,10 @@ function createCondition(
   expression: string,
   path: string,
   run: ParseResult,
-  usesMessage: boolean,
-  usesInteraction: boolean,
+  shape: ConditionShape,
+  cost: ConditionCost,
 ): CompiledCondition {
+  const { usesMessage, usesInteraction } = shape;
   const failure = (reason: string, messageId: string | undefined, cause?: unknown) =>
     new MemConditionError(
       messageId === undefined
@@ -115,12 +129,27 @@ function createCondition(
     path,
     usesMessage,
     usesInteraction,
+    cost,
     evaluate(vars: ConditionVars, messageId?: string): boolean {
       if (usesMessage && vars.message === undefined) {
         throw failure('it reads `message`, but no message was given', messageId);
       }
       if (usesInteraction && vars.interaction === undefined) {
         throw failure('it reads `interaction`, but no interaction was given', messageId);
+      }
+      let size: number;
+      try {
+        size = conditionInputSize(vars, cost.readsMetadata);
+      } catch (error) {
+        throw failure(describeCelError(error), messageId, error);
+      }
+      const units = costOn(cost, size);
+      if (units > COST_LIMITS.evaluationBudget) {
+        throw failure(
+          `on an input of ${size} characters it could spend ${Math.round(units)} work units, ` +
+            `over the budget of ${COST_LIMITS.evaluationBudget} per evaluation, so it was not run`,
+          messageId,
+        );
       }
       let result: unknown;
       try {

@@ -118,6 +118,25 @@ function entriesOf(value: object): Iterable<readonly [string, unknown]> | undefi
   ]);
 }
 
+/**
+ * Size of a condition value for cost estimates: 1 per value plus the length of every string
+ * (map keys included), through every level.
+ */
+export function conditionValueSize(value: ConditionValue): number {
+  if (typeof value === 'string') return 1 + value.length;
+  if (value instanceof Map) {
+    let size = 1;
+    for (const [key, item] of value) size += key.length + conditionValueSize(item);
+    return size;
+  }
+  if (Array.isArray(value)) {
+    let size = 1;
+    for (const item of value as readonly ConditionValue[]) size += conditionValueSize(item);
+    return size;
+  }
+  return 1;
+}
+
 function spend(budget: { left: number }): void {
   if (--budget.left < 0) {
     throw new MetadataLimitError(`message metadata holds more than ${MAX_METADATA_VALUES} values`);

@@ -1,6 +1,11 @@
 import type { Interaction } from '../model/interaction.ts';
 import { type CountedMessage, messageText, type Role } from '../model/message.ts';
-import { type ConditionValue, toConditionInt, toConditionMap } from './condition-value.ts';
+import {
+  type ConditionValue,
+  conditionValueSize,
+  toConditionInt,
+  toConditionMap,
+} from './condition-value.ts';
 
 /**
  * What a condition sees as `message`. Build it with `messageVars`. Optional message fields have
@@ -16,6 +21,7 @@ export class MessageConditionVars {
   readonly #source: CountedMessage;
   #content: string | undefined;
   #metadata: ReadonlyMap<string, ConditionValue> | undefined;
+  #metadataSize: number | undefined;
 
   constructor(message: CountedMessage) {
     this.role = message.role;
@@ -40,6 +46,12 @@ export class MessageConditionVars {
     this.#metadata ??= toConditionMap(this.#source.metadata);
     return this.#metadata;
   }
+
+  /** Characters and values in the metadata, all levels together (see conditionValueSize). */
+  metadataSize(): number {
+    this.#metadataSize ??= conditionValueSize(this.metadata);
+    return this.#metadataSize;
+  }
 }
 
 /** What a condition sees as `interaction`. Build it with `interactionVars`. */
@@ -63,6 +75,25 @@ export class InteractionConditionVars {
 export interface ConditionVars {
   readonly message?: MessageConditionVars;
   readonly interaction?: InteractionConditionVars;
+}
+
+/**
+ * N of a condition's cost estimate: the size of the largest value it can read from `vars`
+ * (message content, name, tool name, the metadata when it reads metadata, the tool names).
+ */
+export function conditionInputSize(vars: ConditionVars, readsMetadata: boolean): number {
+  let size = 0;
+  const { message, interaction } = vars;
+  if (message !== undefined) {
+    size = Math.max(message.content.length, message.name.length, message.toolName.length);
+    if (readsMetadata) size = Math.max(size, message.metadataSize());
+  }
+  if (interaction !== undefined) {
+    let names = interaction.toolNames.length;
+    for (const name of interaction.toolNames) names += name.length;
+    size = Math.max(size, names);
+  }
+  return size;
 }
 
 /** The `message` variable for `message`. Build once per message and reuse for every condition. */

@@ -186,7 +186,7 @@ describe('regex backtracking', () => {
   });
 
   it('stays linear on a long hostile message, and refuses inputs past its budget', TIMEOUT, () => {
-    const long: CountedMessage = { ...message, content: `${'a'.repeat(200_000)}!` };
+    const long: CountedMessage = { ...message, content: `${'a'.repeat(60_000)}!` };
     const on = { message: messageVars(long) };
     expect(attempt("message.content.matches('(a+)+$')", on)).toBe(false);
     expect(attempt("message.content.matches('^(\\\\w+\\\\s?)*$')", on)).toBe(false);
@@ -214,9 +214,11 @@ describe('resource blow-up', () => {
     [`${list(300)}.size() > 0`, 'rejected'],
     [`{${Array.from({ length: 300 }, (_, i) => `${i}: ${i}`).join(', ')}}.size() > 0`, 'rejected'],
     [`${Array(500).fill('message.content').join(' + ')} != ''`, 'rejected'],
-    [`${Array(200).fill('message.content').join(' + ')} != ''`, true],
-    [`(${Array(200).fill('message.content').join(' + ')}).contains('zz')`, false],
-    [`${list(250)}.map(x, message.content + message.content).join().size() > 0`, true],
+    [`${Array(200).fill('message.content').join(' + ')} != ''`, 'rejected'],
+    [`(${Array(200).fill('message.content').join(' + ')}).contains('zz')`, 'rejected'],
+    [`${Array(10).fill('message.content').join(' + ')} != ''`, true],
+    [`(${Array(10).fill('message.content').join(' + ')}).contains('zz')`, false],
+    [`${list(250)}.map(x, message.content + message.content).join().size() > 0`, 'rejected'],
     ["'x'.matches('a{1000}{1000}')", 'rejected'],
     ["'x'.matches('(a{1000}){1000}')", 'rejected'],
     ['message.tokenCount * message.tokenCount * 9223372036854775807 > 0', 'failed'],

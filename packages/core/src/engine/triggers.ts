@@ -1,4 +1,5 @@
 import type { CompiledCondition } from '../conditions/compile-condition.ts';
+import { type ConditionErrorHandler, holds } from '../conditions/condition-holds.ts';
 import { interactionVars, messageVars } from '../conditions/condition-vars.ts';
 import type { LongTermStrategyConfig } from '../config/profile-schema.ts';
 import type { Interaction } from '../model/interaction.ts';
@@ -25,7 +26,8 @@ export function appendedFacts(messages: readonly CountedMessage[]): AppendedFact
  * than `interaction_threshold_qty`, more counted tokens than `interaction_threshold_tokens`,
  * a reported input larger than `input_tokens_threshold`, or a listed tool that just succeeded or
  * failed. 0 turns a threshold off, and so does -1 ("never"). `interaction_conditions` decide
- * which interactions count (each is evaluated with the interaction and its user message).
+ * which interactions count (each is evaluated with the interaction and its user message); a
+ * condition that fails at run time does not hold, so the interaction does not count.
  *
  * Counting is incremental: closed interactions are counted once per epoch, so a check costs
  * O(1) amortized, not O(history).
@@ -40,6 +42,7 @@ export class TriggerCounter {
   constructor(
     readonly config: LongTermStrategyConfig,
     private readonly conditions: readonly CompiledCondition[],
+    private readonly onConditionError?: ConditionErrorHandler,
   ) {}
 
   reasons(
@@ -105,6 +108,6 @@ export class TriggerCounter {
     const user = interaction.messages[0];
     if (user === undefined) return false;
     const vars = { message: messageVars(user), interaction: interactionVars(interaction) };
-    return this.conditions.every((c) => c.evaluate(vars, user.id));
+    return this.conditions.every((c) => holds(c, vars, user.id, this.onConditionError));
   }
 }

@@ -1,0 +1,134 @@
+import { describe, expect, it } from 'vitest';
+import { parseProfile } from '../config/parse-profile.ts';
+import { createMemoryStore } from '../store/memory-store.ts';
+import { createMemoryEngine } from './memory-engine.ts';
+
+const huge = `${'lorem ipsum dolor sit amet '.repeat(40_000)}password`;
+
+function windowWith(...conditions: string[]) {
+  return {
+    short_term_memory_strategy: [
+      { memory_strategy_id: 'max_tokens', memory_max_tokens: 1_000_000, conditions },
+    ],
+  };
+}
+
+describe('engine conditions: a condition that cannot be decided does not hold', () => {
+  it('a message over the matches() input cap is hidden, and later turns still get a prompt', async () => {
+    expect(huge.length).toBeGreaterThan(1_000_000);
+    const engine = createMemoryEngine({
+      profile: windowWith("!message.content.matches('password')"),
+      store: createMemoryStore(),
+    });
+    const session = engine.session('s');
+    await session.append([
+      { role: 'user', content: huge },
+      { role: 'assistant', content: 'that was long' },
+    ]);
+    const first = await session.context();
+    expect(first.messages.map((m) => m.content)).not.toContain(huge);
+
+    await session.append([
+      { role: 'user', content: 'next question' },
+      { role: 'assistant', content: 'next answer' },
+    ]);
+    await session.append({ role: 'user', content: 'and the password is?' });
+    const later = await session.context();
+    expect(later.messages.map((m) => m.content)).toEqual(['next question', 'next answer']);
+    expect(later.messages.map((m) => m.content)).not.toContain(huge);
+  });
+
+  it('a condition on a missing metadata key does not hold for messages without the key', async () => {
+    const engine = createMemoryEngine({ profile: windowWith('message.metadata.x == 1') });
+    const session = engine.session('s');
+    await session.append([
+      { role: 'user', content: 'kept', metadata: { x: 1 } },
+      { role: 'assistant', content: 'no key here' },
+      { role: 'user', content: 'no key either' },
+    ]);
+    const context = await session.context();
+    expect(context.messages.map((m) => m.content)).toEqual(['kept']);
+  });
+
+  it('has() guards a missing key as documented', async () => {
+    const engine = createMemoryEngine({
+      profile: windowWith('!has(message.metadata.x) || message.metadata.x != 1'),
+    });
+    const session = engine.session('s');
+    await session.append([
+      { role: 'user', content: 'hidden', metadata: { x: 1 } },
+      { role: 'assistant', content: 'shown' },
+      { role: 'user', content: 'shown too' },
+    ]);
+    const context = await session.context();
+    expect(context.messages.map((m) => m.content)).toEqual(['shown too']);
+  });
+
+  it('division by zero in a condition hides the message instead of throwing', async () => {
+    const engine = createMemoryEngine({
+      profile: windowWith(
+        "message.role == 'assistant' || 1 / (message.tokenCount - message.tokenCount) == 1",
+      ),
+    });
+    const session = engine.session('s');
+    await session.append([
+      { role: 'user', content: 'question' },
+      { role: 'assistant', content: 'answer' },
+    ]);
+    const context = await session.context();
+    // The user message fails the condition, so its turn is not shown (a turn starts with it).
+    expect(context.messages).toEqual([]);
+  });
+
+  it('an interaction condition that fails at run time does not count toward a threshold', async () => {
+    const profile = {
+      short_term_memory_strategy: [{ memory_strategy_id: 'max_tokens', memory_max_tokens: 10_000 }],
+      long_term_memory_strategy: [
+        {
+          long_term_memory_id: 'neuralyzer',
+          interaction_threshold_qty: 1,
+          interaction_keep: 0,
+          interaction_conditions: ['message.metadata.count / message.metadata.zero > 0'],
+        },
+      ],
+    };
+    const engine = createMemoryEngine({ profile });
+    const triggered: string[][] = [];
+    engine.on('triggered', (e) => triggered.push(e.reasons));
+    const session = engine.session('s');
+    for (let i = 0; i < 3; i++) {
+      await session.append([
+        { role: 'user', content: `q${i}`, metadata: { count: 1, zero: 0 } },
+        { role: 'assistant', content: `a${i}` },
+      ]);
+    }
+    await engine.idle();
+    const context = await session.context();
+    expect(triggered).toEqual([]);
+    expect(context.messages).toHaveLength(6);
+  });
+
+  it('every condition parseProfile accepts runs through context() without throwing', async () => {
+    const conditions = [
+      'message.metadata.x == 1',
+      "message.metadata.tags.exists(t, t == 'a')",
+      "message.metadata['a-b'] > 2.5",
+      'int(message.metadata.n) / int(message.metadata.d) > 0',
+      "message.content.matches('(a+)+$')",
+      "size(message.content) < 10 || message.content.contains('x')",
+      'message.metadata.s.matches(message.metadata.p)',
+      'interaction.toolNames[5] == message.name',
+    ];
+    for (const condition of conditions) {
+      const profile = parseProfile(windowWith(condition));
+      const engine = createMemoryEngine({ profile });
+      const session = engine.session('s');
+      await session.append([
+        { role: 'user', content: huge.slice(0, 300_000), metadata: { n: '1', d: '0', p: '(' } },
+        { role: 'assistant', content: 'answer', metadata: { x: 'one', tags: [1, 2] } },
+        { role: 'user', content: 'short' },
+      ]);
+      await expect(session.context(), condition).resolves.toBeDefined();
+    }
+  });
+});
