@@ -1,13 +1,11 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { presetProfile } from '../replay/presets.ts';
+import { expectUsageError, runBin } from './__fixtures__/cli-process.ts';
 
-const BIN = fileURLToPath(new URL('../../bin/mem-playground.mjs', import.meta.url));
 const CONVERSATION = fileURLToPath(
   new URL('../../../../packages/core/examples/support-desk.conversation.json', import.meta.url),
 );
@@ -21,29 +19,7 @@ const file = (name: string, text: string) => {
 const COMBINED = file('combined.json', JSON.stringify(presetProfile('combined')));
 
 /** Runs the real bin as a child process, from a directory outside the workspace. */
-async function cli(...args: string[]) {
-  try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [BIN, ...args], {
-      cwd: dir,
-      env: { ...process.env, MEM_PLAYGROUND_DEBUG: '' },
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
-
-/** Exit 2, one clear message, no stack trace. */
-function expectUsageError(
-  run: { code: number; stdout: string; stderr: string },
-  ...patterns: RegExp[]
-) {
-  expect(run.code).toBe(2);
-  expect(run.stdout).toBe('');
-  for (const p of patterns) expect(run.stderr).toMatch(p);
-  expect(run.stderr).not.toMatch(/^\s+at /m);
-}
+const cli = (...args: string[]) => runBin(dir, args);
 
 describe.concurrent('mem-playground replay (child process)', () => {
   it('replays and prints the summary table (exit 0, nothing on stderr off a terminal)', async () => {

@@ -1,10 +1,11 @@
-import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { type MemoryProfile, parseProfile } from '@mem/core';
 import { loadConversation } from '../conversation/load-conversation.ts';
+import { MAX_PROFILE_BYTES, readTextFile, TextFileError } from '../conversation/read-text-file.ts';
 import { replay } from '../replay/replay.ts';
 import type { StoreKind } from '../replay/replay-types.ts';
 import type { CliIo } from './cli-io.ts';
+import { printable } from './printable.ts';
 import { progressBar } from './progress-bar.ts';
 import { summaryTable } from './summary-table.ts';
 import { UsageError } from './usage-error.ts';
@@ -77,7 +78,7 @@ export async function replayCommand(args: string[], io: CliIo): Promise<number> 
         : store === 'redis'
           ? values['redis-url']
           : undefined;
-    io.stdout.write(`${summaryTable(result, where)}\n`);
+    io.stdout.write(`${printable(summaryTable(result, where))}\n`);
   }
   return 0;
 }
@@ -86,11 +87,13 @@ export async function replayCommand(args: string[], io: CliIo): Promise<number> 
 async function loadProfile(file: string): Promise<MemoryProfile> {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = await readTextFile(file, MAX_PROFILE_BYTES);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
+    if (!(error instanceof TextFileError)) throw error;
     throw new UsageError(
-      `cannot read the profile ${file} (${code === 'ENOENT' ? 'no such file' : code}).`,
+      error.unreadable
+        ? `cannot read the profile ${file} (${error.message}).`
+        : `the profile ${file} ${error.message}`,
     );
   }
   let json: unknown;

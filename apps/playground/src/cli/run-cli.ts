@@ -1,6 +1,7 @@
 import { MemError } from '@mem/core';
 import { ConversationFileError } from '../conversation/conversation-error.ts';
 import type { CliIo } from './cli-io.ts';
+import { printable } from './printable.ts';
 import { replayCommand } from './replay-command.ts';
 import { USAGE, UsageError } from './usage-error.ts';
 
@@ -28,12 +29,12 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   } catch (error) {
     const usage = isUsageProblem(error);
     const message = error instanceof Error ? error.message : String(error);
-    io.stderr.write(`mem-playground ${command ?? ''}: ${message}\n`);
+    io.stderr.write(printable(`mem-playground ${command ?? ''}: ${message}\n`));
     if (error instanceof UsageError || isParseArgsError(error)) {
       io.stderr.write('Run mem-playground --help for usage.\n');
     }
     if (process.env.MEM_PLAYGROUND_DEBUG && error instanceof Error)
-      io.stderr.write(`${error.stack}\n`);
+      io.stderr.write(printable(`${error.stack}\n`));
     return usage ? 2 : 1;
   }
 }

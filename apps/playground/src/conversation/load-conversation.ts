@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import {
   type AnthropicInput,
@@ -13,6 +12,7 @@ import { z } from 'zod';
 import type { Conversation } from '../replay/replay-types.ts';
 import { ConversationFileError, type ConversationIssue } from './conversation-error.ts';
 import { type ConversationFormat, detectFormat } from './detect-format.ts';
+import { MAX_CONVERSATION_BYTES, readTextFile, TextFileError } from './read-text-file.ts';
 
 /** createdAt given to messages without one: 5 January 2026, 09:00 UTC, one day per session. */
 export const DEFAULT_START = Date.UTC(2026, 0, 5, 9);
@@ -44,13 +44,13 @@ const memFile = z.object({
 export async function loadConversation(file: string): Promise<Conversation> {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = await readTextFile(file, MAX_CONVERSATION_BYTES);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : code;
-    throw new ConversationFileError(file, `cannot read the conversation file (${why}).`, [], {
-      cause: error,
-    });
+    if (!(error instanceof TextFileError)) throw error;
+    const summary = error.unreadable
+      ? `cannot read the conversation file (${error.message}).`
+      : error.message;
+    throw new ConversationFileError(file, summary, [], { cause: error });
   }
   let json: unknown;
   try {
