@@ -204,6 +204,11 @@ export {
   parseReadOptions,
   parseReplaceInput,
 } from './store/parse-store-input.ts';
+export {
+  MAX_IDEMPOTENCY_KEY_LENGTH,
+  MAX_JSON_DEPTH,
+  MAX_MESSAGE_TOKENS,
+} from './store/store-limits.ts';
 export type {
   AppendOptions,
   AppendResult,
@@ -224,11 +229,6 @@ export type {
   StoredMessage,
   SummaryRecord,
 } from './store/store-spec.ts';
-export {
-  MAX_IDEMPOTENCY_KEY_LENGTH,
-  MAX_JSON_DEPTH,
-  MAX_MESSAGE_TOKENS,
-} from './store/store-limits.ts';
 export { STORE_SPECIFICATION_VERSION } from './store/store-spec.ts';
 export {
   assertValidNamespace,
@@ -250,6 +250,7 @@ export type {
 } from './strategies/short-term/short-term-strategy.ts';
 export { selectionMessages, selectWindow } from './strategies/short-term/short-term-strategy.ts';
 export { densifyPrompt, initialSummaryPrompt, SUMMARY_FOCUS } from './summarize/cod-prompts.ts';
+export { looksLikeErrorText } from './summarize/error-text.ts';
 export type {
   ExtractiveSummarizer,
   ExtractiveSummaryOptions,
@@ -260,12 +261,8 @@ export {
   extractiveSummaryOfText,
   MIN_EXTRACTIVE_SUMMARY_TOKENS,
 } from './summarize/extractive-summarizer.ts';
-export type { SummaryCheck } from './summarize/is-usable-summary.ts';
-export {
-  checkSummary,
-  isUsableSummary,
-  looksLikeErrorText,
-} from './summarize/is-usable-summary.ts';
+export type { SummaryCheck, SummaryCheckOptions } from './summarize/is-usable-summary.ts';
+export { checkSummary, isUsableSummary } from './summarize/is-usable-summary.ts';
 export { parseTranscript } from './summarize/parse-transcript.ts';
 export type { RenderTranscriptOptions } from './summarize/render-transcript.ts';
 export { renderTranscript } from './summarize/render-transcript.ts';
@@ -281,6 +278,8 @@ export type {
   SummarizeUsage,
 } from './summarize/summarizer.ts';
 export { isSummarizerObject, runsChainOfDensity } from './summarize/summarizer.ts';
+export type { SummarySource } from './summarize/summary-grounding.ts';
+export { summarySource } from './summarize/summary-grounding.ts';
 export { SUMMARY_HEADER_TITLE } from './summarize/summary-header.ts';
 export type { TranscriptEntry, TranscriptToolCall } from './summarize/transcript-entry.ts';
 export type { TokenCounter, TokenCounterOptions, TokenEncoding } from './tokens/token-counter.ts';

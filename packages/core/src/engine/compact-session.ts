@@ -2,6 +2,7 @@ import type { SummarizerStrategyConfig } from '../config/profile-schema.ts';
 import { MemError } from '../errors/mem-error.ts';
 import type { CountedMessage } from '../model/message.ts';
 import type { SummaryRecord } from '../store/store-spec.ts';
+import { MIN_EXTRACTIVE_SUMMARY_TOKENS } from '../summarize/extractive-summarizer.ts';
 import { runSummarizer } from '../summarize/run-summarizer.ts';
 import type { EngineContext } from './engine-context.ts';
 import { indexCompaction } from './knowledge-index.ts';
@@ -73,15 +74,12 @@ async function summarize(
 ): Promise<{ summary: CountedMessage; record: SummaryRecord; source: 'summarizer' | 'fallback' }> {
   const started = ctx.now();
   const originalTokens = plan.replaced.reduce((s, m) => s + m.tokenCount, 0);
-  // A summary must leave room in the tightest window: at most half of it (header included).
-  const cap = summaryCap(ctx);
+  // The summary text is at most maxSummaryTokens, and its message at most half the tightest window.
+  const maxTokens = summaryTextCap(ctx);
   const targetTokens = Math.min(
-    cap - SUMMARY_FRAME_TOKENS,
+    maxTokens,
     overrides.targetTokens ??
-      Math.max(
-        64,
-        Math.min(ctx.maxSummaryTokens, Math.round(originalTokens * ctx.compressionRatio)),
-      ),
+      Math.max(MIN_EXTRACTIVE_SUMMARY_TOKENS, Math.round(originalTokens * ctx.compressionRatio)),
   );
   const previous = plan.previousSummary;
   const outcome = await runSummarizer({
@@ -94,7 +92,8 @@ async function summarize(
     timeoutMs: ctx.summarizerTimeoutMs,
     counter: ctx.counter,
     onUsage: (usage) => ctx.events.emit('usage', { sessionId, ...usage }),
-    originalTokens: Math.min(originalTokens, cap - SUMMARY_FRAME_TOKENS),
+    originalTokens,
+    maxTokens,
   });
   if (outcome.source === 'fallback') {
     ctx.events.emit('summarizer:fallback', {
@@ -135,11 +134,15 @@ async function summarize(
 /** Tokens of a summary message around its text: overhead, role and the header line. */
 const SUMMARY_FRAME_TOKENS = 40;
 
-/** Largest summary message allowed: half the tightest short-term budget (no window: no cap). */
-function summaryCap(ctx: EngineContext): number {
+/**
+ * Most tokens a summary's text may have: `maxSummaryTokens`, always; with a short-term window,
+ * also no more than fits a summary message of half the tightest window (at least 64).
+ */
+function summaryTextCap(ctx: EngineContext): number {
   const budgets = ctx.profile.shortTerm.map((s) => s.config.memory_max_tokens).filter((b) => b > 0);
-  if (budgets.length === 0) return Number.POSITIVE_INFINITY;
-  return Math.max(64 + SUMMARY_FRAME_TOKENS, Math.floor(Math.min(...budgets) / 2));
+  if (budgets.length === 0) return ctx.maxSummaryTokens;
+  const halfWindow = Math.floor(Math.min(...budgets) / 2) - SUMMARY_FRAME_TOKENS;
+  return Math.min(ctx.maxSummaryTokens, Math.max(MIN_EXTRACTIVE_SUMMARY_TOKENS, halfWindow));
 }
 
 /** First line of every summary message; the summary text follows. */

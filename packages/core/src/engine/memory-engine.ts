@@ -7,6 +7,7 @@ import type { Store } from '../store/store-spec.ts';
 import { assertValidSessionId } from '../store/validate-ids.ts';
 import { createShortTermStrategies } from '../strategies/short-term/from-profile.ts';
 import { createMaxTokensStrategy } from '../strategies/short-term/max-tokens-strategy.ts';
+import { MIN_EXTRACTIVE_SUMMARY_TOKENS } from '../summarize/extractive-summarizer.ts';
 import type { Summarizer } from '../summarize/summarizer.ts';
 import { createTokenCounter, type TokenCounter } from '../tokens/token-counter.ts';
 import type { EngineContext } from './engine-context.ts';
@@ -28,7 +29,12 @@ export interface MemoryEngineOptions {
   tokenCounter?: TokenCounter;
   /** Summary length as a share of what it replaces. Default 0.3. */
   compressionRatio?: number;
-  /** Upper bound of a summary's length, in tokens. Default 2,000. */
+  /**
+   * Upper bound of a summary's text, in tokens, with or without a short-term window (with one,
+   * the summary message is also held to half the tightest window). A longer summarizer reply is
+   * rejected and the extractive fallback, which stays within it, is stored. The stored message
+   * adds a one-line header. An integer >= 64. Default 2,000.
+   */
   maxSummaryTokens?: number;
   now?: () => number;
 }
@@ -81,6 +87,13 @@ export function createMemoryEngine(options: MemoryEngineOptions): MemoryEngine {
       '[mem/core] summarizerTimeout must be a positive number of ms, or null for no deadline.',
     );
   }
+  const maxSummaryTokens = options.maxSummaryTokens ?? 2000;
+  if (!Number.isInteger(maxSummaryTokens) || maxSummaryTokens < MIN_EXTRACTIVE_SUMMARY_TOKENS) {
+    throw new MemValidationError(
+      'maxSummaryTokens',
+      `[mem/core] maxSummaryTokens must be an integer >= ${MIN_EXTRACTIVE_SUMMARY_TOKENS} (the smallest summary the extractive fallback writes), got ${String(maxSummaryTokens)}.`,
+    );
+  }
   const persistence = profile.config.persistence_strategy;
   const userStore = options.store ?? createMemoryStore();
   // INCREMENTAL and FLUSH write every change through to the user's store, atomically (see
@@ -103,7 +116,7 @@ export function createMemoryEngine(options: MemoryEngineOptions): MemoryEngine {
     counter,
     events,
     compressionRatio: ratio,
-    maxSummaryTokens: options.maxSummaryTokens ?? 2000,
+    maxSummaryTokens,
     now: options.now ?? Date.now,
     newId: () => crypto.randomUUID(),
   };

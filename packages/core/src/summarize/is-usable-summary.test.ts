@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createTokenCounter } from '../tokens/token-counter.ts';
-import { checkSummary, isUsableSummary, looksLikeErrorText } from './is-usable-summary.ts';
+import { looksLikeErrorText } from './error-text.ts';
+import { checkSummary, isUsableSummary } from './is-usable-summary.ts';
 
 const counter = createTokenCounter();
 const options = { counter, originalTokens: 500 };

@@ -1,69 +1,76 @@
 import type { TokenCounter } from '../tokens/token-counter.ts';
+import { looksLikeErrorText } from './error-text.ts';
+import { secretsNotIn } from './secret-text.ts';
+import { checkGrounding, type SummarySource, summarySource } from './summary-grounding.ts';
 
 export type SummaryCheck = { usable: true; text: string } | { usable: false; reason: string };
 
-/** Openings of error messages, refusals, error pages and placeholder values. */
-const ERROR_OPENINGS: readonly RegExp[] = [
-  /^[\w.$]*(?:error|exception)(?:\s*[:[(]|\s*$|\s+\d{3}\b|\s+(?:occurred|in|while|when|code)\b)/i,
-  /^traceback\b/i,
-  /^(?:fatal|panic)\s*:/i,
-  /^(?:i'?m|i am)\s+(?:sorry|unable|not able)\b/i,
-  /^(?:unfortunately,?\s+)?i\s+(?:cannot|can'?t|can not|won'?t|will not|am unable)\b/i,
-  /^sorry\b/i,
-  /^as an ai\b/i,
-  /^<(?:!doctype\s+html|html|head|body)\b/i,
-  /^(?:HTTP\/[\d.]+\s+)?[45]\d\d\s+[A-Z]/,
-  /^(?:rate limit(?:ed)?|quota exceeded|too many requests|request timed out|internal server error|service unavailable|bad gateway|gateway timeout)\b/i,
-];
-const PLACEHOLDER = /^(?:undefined|null|none|nan|\[object \w+\])$/i;
-const ERROR_KEYS = ['error', 'errors', 'err', 'exception'];
-const MAX_JSON_CHECK_CHARS = 100_000;
-
-function isJsonError(text: string): boolean {
-  if (!text.startsWith('{') || text.length > MAX_JSON_CHECK_CHARS) return false;
-  try {
-    const value: unknown = JSON.parse(text);
-    return (
-      typeof value === 'object' &&
-      value !== null &&
-      ERROR_KEYS.some((k) => k in value && (value as Record<string, unknown>)[k] != null)
-    );
-  } catch {
-    return false;
-  }
+export interface SummaryCheckOptions {
+  /**
+   * The transcript the summarizer was given (or `summarySource(transcript)`, prepared once for
+   * many checks). A summary must be about it, and must not add a credential it does not hold.
+   * Without it, neither is checked.
+   */
+  source?: string | SummarySource;
+  /** Counts the summary's tokens. Without it (or without a limit below), length is not checked. */
+  counter?: TokenCounter;
+  /** Tokens of what is summarized: a summary must not be longer. */
+  originalTokens?: number;
+  /** The most tokens a summary may have (the engine's `maxSummaryTokens`, or half the window). */
+  maxTokens?: number;
 }
 
-/** True when `text` reads like an error message, a refusal, an error page or a JSON error object. */
-export function looksLikeErrorText(text: string): boolean {
-  const start = text.trimStart();
-  return (
-    PLACEHOLDER.test(start.trim()) ||
-    ERROR_OPENINGS.some((re) => re.test(start)) ||
-    isJsonError(start.trim())
+/**
+ * A text more than this many characters per allowed token is rejected without being counted:
+ * real text averages about 4, and even long ids, URLs or CJK stay far below.
+ */
+export const MAX_CHARS_PER_TOKEN = 16;
+
+/** The token limit of `options`: the smaller of `originalTokens` and `maxTokens`. */
+function tokenLimit(options: SummaryCheckOptions): number {
+  return Math.min(
+    options.originalTokens ?? Number.POSITIVE_INFINITY,
+    options.maxTokens ?? Number.POSITIVE_INFINITY,
   );
 }
 
 /**
- * Checks a summarizer's output before it may replace history: a non-empty string, no longer (in
- * tokens) than the `originalTokens` it summarizes, and not an error message or refusal. The
- * usable text is returned trimmed.
+ * Checks a summarizer's output before it may replace history. Usable is a non-empty string that:
+ * does not read like an error message, refusal or error page (`looksLikeErrorText`); adds no
+ * credential-looking string (`sk-...`) its source does not hold; is about its source
+ * (`checkGrounding`: shares names, numbers or content words with it); and is no longer than
+ * `originalTokens` and `maxTokens`. A text far over the limit (more than `MAX_CHARS_PER_TOKEN`
+ * characters per token) is rejected before it is counted. The usable text is returned trimmed.
  */
-export function checkSummary(
-  output: unknown,
-  options: { counter: TokenCounter; originalTokens: number },
-): SummaryCheck {
+export function checkSummary(output: unknown, options: SummaryCheckOptions = {}): SummaryCheck {
   if (typeof output !== 'string')
     return { usable: false, reason: `not a string (${typeof output})` };
+  const limit = tokenLimit(options);
+  if (output.length > limit * MAX_CHARS_PER_TOKEN) {
+    return {
+      usable: false,
+      reason: `far longer than the ${limit}-token limit (${output.length} characters)`,
+    };
+  }
   const text = output.trim();
   if (text.length === 0) return { usable: false, reason: 'empty' };
   if (looksLikeErrorText(text))
     return { usable: false, reason: 'looks like an error message or refusal' };
-  const tokens = options.counter.countText(text);
-  if (tokens > options.originalTokens) {
-    return {
-      usable: false,
-      reason: `longer than what it summarizes (${tokens} > ${options.originalTokens} tokens)`,
-    };
+  if (options.source !== undefined) {
+    const source =
+      typeof options.source === 'string' ? summarySource(options.source) : options.source;
+    if (secretsNotIn(text, source.text).length > 0) {
+      return { usable: false, reason: 'holds what looks like an API key or token' };
+    }
+    const grounding = checkGrounding(text, source);
+    if (!grounding.grounded) return { usable: false, reason: grounding.reason };
+  }
+  if (options.counter !== undefined && Number.isFinite(limit)) {
+    const tokens = options.counter.countText(text);
+    if (tokens > limit) {
+      const what = limit === options.maxTokens ? 'the summary limit' : 'what it summarizes';
+      return { usable: false, reason: `longer than ${what} (${tokens} > ${limit} tokens)` };
+    }
   }
   return { usable: true, text };
 }
@@ -71,7 +78,7 @@ export function checkSummary(
 /** True when `checkSummary` accepts `output`. */
 export function isUsableSummary(
   output: unknown,
-  options: { counter: TokenCounter; originalTokens: number },
+  options: SummaryCheckOptions = {},
 ): output is string {
   return checkSummary(output, options).usable;
 }

@@ -132,20 +132,28 @@ describe('runSummarizer fallback', () => {
       ],
       [() => 'Error: upstream timeout', /unusable output on pass 2 of 3/],
     ] as const) {
-      const { calls, summarizer } = scripted(() => 'good first pass', later);
+      const { calls, summarizer } = scripted(() => 'Priya Raman: refund of AF-1042', later);
       const outcome = await runSummarizer({ ...base, summarizer });
       expect(calls).toHaveLength(2);
-      expect(outcome).toMatchObject({ text: 'good first pass', source: 'summarizer', passes: 1 });
+      expect(outcome).toMatchObject({
+        text: 'Priya Raman: refund of AF-1042',
+        source: 'summarizer',
+        passes: 1,
+      });
       expect(outcome.fallbackReason).toBeUndefined();
       expect((outcome.error as Error).message).toMatch(pattern);
     }
     const { summarizer } = scripted(
-      () => 'one',
-      () => 'two',
+      () => 'Priya Raman: AF-1042 (one)',
+      () => 'Priya Raman: AF-1042 (two)',
       hangForever,
     );
     const outcome = await runSummarizer({ ...base, timeoutMs: 100, summarizer });
-    expect(outcome).toMatchObject({ text: 'two', source: 'summarizer', passes: 2 });
+    expect(outcome).toMatchObject({
+      text: 'Priya Raman: AF-1042 (two)',
+      source: 'summarizer',
+      passes: 2,
+    });
     expect((outcome.error as Error).message).toMatch(/timed out after 100 ms \(pass 3 of 3\)/);
   });
 });

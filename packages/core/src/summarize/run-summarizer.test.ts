@@ -28,12 +28,12 @@ describe('runSummarizer', () => {
   it('runs Chain of Density around a plain function: loops passes, instructions, previous summary', async () => {
     const { calls, summarizer } = scripted(
       ({ options }) =>
-        `summary after pass ${options.previousSummary === undefined ? 1 : Number(options.previousSummary.at(-1)) + 1}`,
+        `Priya Raman, AF-1042: summary after pass ${options.previousSummary === undefined ? 1 : Number(options.previousSummary.at(-1)) + 1}`,
     );
     const outcome = await runSummarizer({ ...base, summarizer });
     expect(calls).toHaveLength(3);
     expect(outcome).toMatchObject({
-      text: 'summary after pass 3',
+      text: 'Priya Raman, AF-1042: summary after pass 3',
       source: 'summarizer',
       passes: 3,
     });
@@ -44,10 +44,12 @@ describe('runSummarizer', () => {
     const [first, second, third] = calls as [Call, Call, Call];
     expect(first.input).toBe(transcript);
     expect(first.options.previousSummary).toBeUndefined();
-    expect(second.options.previousSummary).toBe('summary after pass 1');
-    expect(third.options.previousSummary).toBe('summary after pass 2');
+    expect(second.options.previousSummary).toBe('Priya Raman, AF-1042: summary after pass 1');
+    expect(third.options.previousSummary).toBe('Priya Raman, AF-1042: summary after pass 2');
     expect(second.input).toContain(transcript);
-    expect(second.input).toContain('<previous_summary>\nsummary after pass 1\n</previous_summary>');
+    expect(second.input).toContain(
+      '<previous_summary>\nPriya Raman, AF-1042: summary after pass 1\n</previous_summary>',
+    );
     for (const { options } of calls) {
       expect(options.instructions!.startsWith('Focus on billing.\n\n')).toBe(true);
       expect(options).toMatchObject({ targetTokens: 150, loops: 3 });
@@ -66,7 +68,11 @@ describe('runSummarizer', () => {
       capabilities: { chainOfDensity: true },
       async summarize(input, options) {
         calls.push({ input, options });
-        return { text: 'dense summary', usage: { inputTokens: 900, outputTokens: 120 }, passes: 4 };
+        return {
+          text: 'Priya Raman: AF-1042 charged twice, refund failed',
+          usage: { inputTokens: 900, outputTokens: 120 },
+          passes: 4,
+        };
       },
     };
     const outcome = await runSummarizer({ ...base, loops: 5, summarizer });
@@ -78,7 +84,7 @@ describe('runSummarizer', () => {
     });
     expect(calls[0]!.input).toBe(renderTranscript(messages));
     expect(outcome).toMatchObject({
-      text: 'dense summary',
+      text: 'Priya Raman: AF-1042 charged twice, refund failed',
       source: 'summarizer',
       passes: 4,
       usage: { inputTokens: 900, outputTokens: 120 },
@@ -89,13 +95,13 @@ describe('runSummarizer', () => {
     let n = 0;
     const summarizer: SummarizerObject = {
       summarize: async () => ({
-        text: `pass ${++n}`,
+        text: `AF-1042 refund, pass ${++n}`,
         usage: { inputTokens: 100, outputTokens: 10 },
       }),
     };
     const outcome = await runSummarizer({ ...base, summarizer });
     expect(outcome).toMatchObject({
-      text: 'pass 3',
+      text: 'AF-1042 refund, pass 3',
       passes: 3,
       usage: { inputTokens: 300, outputTokens: 30 },
     });
@@ -109,7 +115,10 @@ describe('runSummarizer', () => {
         options.onUsage?.({ inputTokens: 500, outputTokens: 40, model: 'test:a' });
         options.onUsage?.({ inputTokens: 600, outputTokens: 50, model: 'test:a' });
         // The result's own usage repeats what was reported: it must not be counted twice.
-        return { text: 'dense summary', usage: { inputTokens: 1100, outputTokens: 90 } };
+        return {
+          text: 'Priya Raman: AF-1042 charged twice, refund failed',
+          usage: { inputTokens: 1100, outputTokens: 90 },
+        };
       },
     };
     const outcome = await runSummarizer({

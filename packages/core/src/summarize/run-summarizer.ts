@@ -6,6 +6,7 @@ import { checkSummary } from './is-usable-summary.ts';
 import { renderTranscript } from './render-transcript.ts';
 import type { Summarizer, SummarizeUsage } from './summarizer.ts';
 import { type PassFailure, runSummarizerPasses } from './summarizer-passes.ts';
+import { summarySource } from './summary-grounding.ts';
 
 export interface RunSummarizerParams {
   /** Absent: the extractive summary is used (`fallbackReason: 'none-configured'`). */
@@ -27,6 +28,8 @@ export interface RunSummarizerParams {
   onUsage?: (usage: SummarizeUsage) => void;
   /** Tokens of `messages`; a summary longer than this is unusable. */
   originalTokens: number;
+  /** The most tokens a summary may have (e.g. the engine's `maxSummaryTokens`); longer is unusable. */
+  maxTokens?: number;
 }
 
 export type FallbackReason = 'none-configured' | 'timeout' | 'error' | 'unusable' | 'aborted';
@@ -69,6 +72,9 @@ function validate(p: RunSummarizerParams): void {
   }
   if (!(p.originalTokens >= 0) || !Number.isFinite(p.originalTokens)) {
     invalid('originalTokens', 'a number >= 0', p.originalTokens);
+  }
+  if (p.maxTokens !== undefined && !(p.maxTokens > 0)) {
+    invalid('maxTokens', 'a positive number', p.maxTokens);
   }
   if (p.instructions !== null && typeof p.instructions !== 'string') {
     invalid('instructions', 'a string or null', p.instructions);
@@ -126,7 +132,8 @@ function failureError(
  * Summarizes `messages` with the configured summarizer — core's Chain of Density loop around a
  * plain function, or one call to a `chainOfDensity` object — bounded by `timeoutMs` through the
  * `AbortSignal` it is given. When there is no summarizer, or it times out, throws, is aborted, or
- * returns unusable output (empty, an error message or refusal, longer than the original), the
+ * returns unusable output (see `checkSummary`: empty, error text or a refusal, a credential, not
+ * about the transcript, longer than the original or `maxTokens`), the
  * extractive summary is returned instead and `fallbackReason` says why; if an earlier pass was
  * usable, that pass is kept. Resolves by the deadline even if the summarizer ignores the signal.
  * Never rejects, except with `MemValidationError` for invalid params.
@@ -141,7 +148,11 @@ export async function runSummarizer(params: RunSummarizerParams): Promise<Summar
     reason: FallbackReason,
     extra: Partial<SummaryOutcome> = {},
   ): SummaryOutcome => ({
-    text: extractiveSummary(messages, { targetTokens, counter, ...previous }),
+    text: extractiveSummary(messages, {
+      targetTokens: Math.min(targetTokens, params.maxTokens ?? targetTokens),
+      counter,
+      ...previous,
+    }),
     source: 'fallback',
     fallbackReason: reason,
     ...extra,
@@ -159,14 +170,21 @@ export async function runSummarizer(params: RunSummarizerParams): Promise<Summar
   const signals = [params.signal, deadline].filter((s): s is AbortSignal => s != null);
   const signal = signals.length === 0 ? new AbortController().signal : AbortSignal.any(signals);
 
+  const transcript = renderTranscript(messages, previous);
+  const source = summarySource(transcript);
+  const limits = {
+    counter,
+    originalTokens: params.originalTokens,
+    ...(params.maxTokens === undefined ? {} : { maxTokens: params.maxTokens }),
+  };
   const { best, failure, usage } = await runSummarizerPasses({
     summarizer,
-    transcript: renderTranscript(messages, previous),
+    transcript,
     instructions: params.instructions,
     loops,
     targetTokens,
     signal,
-    check: (output) => checkSummary(output, { counter, originalTokens: params.originalTokens }),
+    check: (output) => checkSummary(output, { ...limits, source }),
     ...(params.onUsage === undefined ? {} : { onUsage: params.onUsage }),
   });
   const spent = usage === undefined ? {} : { usage };
