@@ -24,6 +24,8 @@ export interface ReplayOptions {
   redisUrl?: string;
   /** Called after each turn. */
   onProgress?: (done: number, total: number) => void;
+  /** Checked before each turn: once aborted, the replay closes its store and rejects. */
+  signal?: AbortSignal;
 }
 
 /** One user turn: the user message, then the LLM call's context, then the replies. */

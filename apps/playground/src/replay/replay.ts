@@ -34,6 +34,7 @@ export async function replayKeepingSession(options: ReplayOptions): Promise<Live
   });
   try {
     for (const [i, turn] of turns.entries()) {
+      options.signal?.throwIfAborted();
       await live.turn(turn.user, turn.replies, { before: turn.before, day: turn.day });
       options.onProgress?.(i + 1, turns.length);
     }

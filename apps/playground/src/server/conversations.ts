@@ -8,9 +8,6 @@ export const BUNDLED_CONVERSATION = fileURLToPath(
   new URL('../../../../packages/core/examples/support-desk.conversation.json', import.meta.url),
 );
 
-/** Most turns a generated conversation may have. */
-export const MAX_GENERATED_TURNS = 20_000;
-
 /** A session of the conversation and the turns (0-based, one per user message) it spans. */
 export interface SessionRange {
   id: string;

@@ -3,7 +3,9 @@
  *
  *   GET  /api/config      conversation sessions, presets, stores, chat settings
  *   POST /api/validate    { profile } → { ok: true } | { ok: false, issues: [{ path, message }] }
- *   POST /api/replay      { profile, store, conversation?, turns? } → { turns, stats, summaries }
+ *   POST /api/replay      { profile, store, conversation?, turns? } → { turns, stats, summaries };
+ *                         runs in a worker thread within the limits of replay-limits.ts (422
+ *                         past one) and stops when the client disconnects
  *   GET  /api/turn/:i     TurnDetail of turn i of the last replay (and the chat after it);
  *                         ?historyLimit=N[&historyOffset=K | &historyAround=id] pages the history
  *   POST /api/chat        { message } → { reply, turn, detail } (409 when no model is configured)
@@ -12,6 +14,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { HttpError, readJsonBody, sendJson } from './http-json.ts';
 import { createPlaygroundApi, type PlaygroundApi } from './playground-api.ts';
+import type { ReplayLimits } from './replay-limits.ts';
 import { sendStatic, staticFile } from './static-files.ts';
 
 export interface PlaygroundServerOptions {
@@ -25,6 +28,8 @@ export interface PlaygroundServerOptions {
   log?: (line: string) => void;
   /** Chat settings are read from here. Default: `process.env`. */
   env?: NodeJS.ProcessEnv;
+  /** Bounds of one replay; default `DEFAULT_REPLAY_LIMITS` (see README). */
+  limits?: Partial<ReplayLimits>;
 }
 
 export interface PlaygroundServer {
@@ -45,7 +50,11 @@ export async function startPlaygroundServer(
   }
   const env = options.env ?? process.env;
   const redisUrl = options.redisUrl ?? (env.MEM_REDIS_URL?.trim() || undefined);
-  const api = createPlaygroundApi({ env, ...(redisUrl ? { redisUrl } : {}) });
+  const api = createPlaygroundApi({
+    env,
+    ...(redisUrl ? { redisUrl } : {}),
+    ...(options.limits ? { limits: options.limits } : {}),
+  });
   const log = options.log ?? (() => undefined);
   let allowedHosts = new Set<string>();
 
@@ -110,13 +119,17 @@ async function handle(
   if (route === 'GET /api/config') return sendJson(res, 200, await api.config());
   if (route === 'POST /api/validate')
     return sendJson(res, 200, api.validate(await readJsonBody(req)));
-  if (route === 'POST /api/replay')
-    return sendJson(res, 200, await api.replay(await readJsonBody(req)));
+  if (route === 'POST /api/replay') {
+    // A replay stops when its client goes away (the page aborts a replay a newer one overtook).
+    const gone = new AbortController();
+    res.once('close', () => gone.abort());
+    return sendJson(res, 200, await api.replay(await readJsonBody(req), gone.signal));
+  }
   if (route === 'POST /api/chat')
     return sendJson(res, 200, await api.chat(await readJsonBody(req)));
   const turn = /^\/api\/turn\/([^/]*)$/.exec(path);
   if (turn !== null && method === 'GET')
-    return sendJson(res, 200, api.turn(turn[1] ?? '', url.searchParams));
+    return sendJson(res, 200, await api.turn(turn[1] ?? '', url.searchParams));
   if (path.startsWith('/api/')) {
     const known =
       ['/api/config', '/api/validate', '/api/replay', '/api/chat'].includes(path) || turn !== null;

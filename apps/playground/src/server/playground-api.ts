@@ -1,33 +1,53 @@
+import type { Message } from '@mem/core';
 import { PRESETS } from '../replay/presets.ts';
-import { type LiveReplay, replayKeepingSession } from '../replay/replay.ts';
-import type { Conversation, StoreKind, TurnDetail, TurnSnapshot } from '../replay/replay-types.ts';
+import type {
+  ReplayStats,
+  StoreKind,
+  SummaryView,
+  TurnDetail,
+  TurnSnapshot,
+} from '../replay/replay-types.ts';
 import { type ChatConfig, chatConfigFromEnv, publicChatConfig } from './chat-config.ts';
 import { createChatModel } from './chat-model.ts';
-import { createConversationCache, MAX_GENERATED_TURNS, sessionRanges } from './conversations.ts';
-import { type HistoryPage, pageHistory } from './history-page.ts';
+import { createConversationCache, sessionRanges } from './conversations.ts';
+import type { HistoryPage } from './history-page.ts';
 import { HttpError } from './http-json.ts';
-import { checkProfile, configIssues } from './profile-check.ts';
+import { checkProfile } from './profile-check.ts';
+import { DEFAULT_REPLAY_LIMITS, type ReplayLimits } from './replay-limits.ts';
+import { createReplayRunner } from './replay-runner.ts';
 
 export interface PlaygroundApiOptions {
   /** Offers the `redis` store when set. */
   redisUrl?: string;
   /** Where the chat's model settings are read (OPENAI_API_KEY, ANTHROPIC_API_KEY, ...). */
   env: NodeJS.ProcessEnv;
+  /** Bounds of one replay (default `DEFAULT_REPLAY_LIMITS`). */
+  limits?: Partial<ReplayLimits>;
+}
+
+export interface ReplayAnswer {
+  conversationTitle: string;
+  store: StoreKind;
+  turns: TurnSnapshot[];
+  stats: ReplayStats;
+  summaries: SummaryView[];
 }
 
 const MAX_CHAT_MESSAGE = 20_000;
 const DEFAULT_GENERATED_TURNS = 10_000;
 
 /**
- * What the JSON routes do, apart from HTTP. Replays and chat turns run one at a time; a replay
- * request that is overtaken by a newer one while it waits is answered 409 without running.
+ * What the JSON routes do, apart from HTTP. Replays run in a worker thread (replay-runner.ts)
+ * within `limits`; replays and chat turns run one at a time; a replay request that is overtaken
+ * by a newer one, or whose client went away, while it waits is dropped without running.
  */
 export function createPlaygroundApi(options: PlaygroundApiOptions) {
   const chat: ChatConfig = chatConfigFromEnv(options.env);
   const model = chat.enabled ? createChatModel(chat) : undefined;
   const conversations = createConversationCache();
+  const limits: ReplayLimits = { ...DEFAULT_REPLAY_LIMITS, ...options.limits };
+  const runner = createReplayRunner(limits);
   const stores: StoreKind[] = ['memory', 'sqlite', ...(options.redisUrl ? ['redis' as const] : [])];
-  let current: LiveReplay | undefined;
   let queue: Promise<unknown> = Promise.resolve();
   let latestReplay = 0;
 
@@ -37,9 +57,11 @@ export function createPlaygroundApi(options: PlaygroundApiOptions) {
     return run;
   };
 
-  const pickConversation = async (body: Record<string, unknown>): Promise<Conversation> => {
+  const pickConversation = (
+    body: Record<string, unknown>,
+  ): { conversation: 'bundled' | 'generated'; turns: number } => {
     const which = body.conversation ?? 'bundled';
-    if (which === 'bundled') return conversations.bundled();
+    if (which === 'bundled') return { conversation: 'bundled', turns: 0 };
     if (which !== 'generated') {
       throw new HttpError(
         400,
@@ -47,17 +69,14 @@ export function createPlaygroundApi(options: PlaygroundApiOptions) {
       );
     }
     const turns = body.turns ?? DEFAULT_GENERATED_TURNS;
-    if (
-      !Number.isInteger(turns) ||
-      (turns as number) < 1 ||
-      (turns as number) > MAX_GENERATED_TURNS
-    ) {
+    if (!Number.isInteger(turns) || (turns as number) < 1 || (turns as number) > limits.maxTurns) {
       throw new HttpError(
         400,
-        `"turns" must be an integer from 1 to ${MAX_GENERATED_TURNS}, got ${JSON.stringify(turns)}.`,
+        `"turns" must be an integer from 1 to ${limits.maxTurns} (the playground's limit per replay), got ${JSON.stringify(turns)}.`,
+        { limit: 'turns', maxTurns: limits.maxTurns },
       );
     }
-    return conversations.generated(turns as number);
+    return { conversation: 'generated', turns: turns as number };
   };
 
   return {
@@ -76,7 +95,8 @@ export function createPlaygroundApi(options: PlaygroundApiOptions) {
       return check.ok ? { ok: true as const } : check;
     },
 
-    async replay(body: Record<string, unknown>) {
+    /** @throws HttpError; `signal.reason` when the client went away. */
+    async replay(body: Record<string, unknown>, signal: AbortSignal): Promise<ReplayAnswer> {
       const check = checkProfile(body.profile);
       if (!check.ok) {
         throw new HttpError(400, 'The profile is invalid; fix the listed paths.', {
@@ -94,35 +114,20 @@ export function createPlaygroundApi(options: PlaygroundApiOptions) {
           `"store" must be one of ${stores.join(', ')}, got ${JSON.stringify(store)}.${hint}`,
         );
       }
-      const conversation = await pickConversation(body);
+      const conversation = pickConversation(body);
       const seq = ++latestReplay;
       return exclusive(async () => {
         if (seq !== latestReplay) throw new HttpError(409, 'Superseded by a newer replay request.');
-        await current?.live.close().catch(() => undefined);
-        current = undefined;
-        let next: LiveReplay;
-        try {
-          next = await replayKeepingSession({
-            conversation,
+        signal.throwIfAborted();
+        return runner.replay<ReplayAnswer>(
+          {
+            ...conversation,
             profile: check.profile,
             store: store as StoreKind,
             ...(options.redisUrl ? { redisUrl: options.redisUrl } : {}),
-          });
-        } catch (error) {
-          const issues = configIssues(error);
-          if (issues) throw new HttpError(400, 'The replay options are invalid.', { issues });
-          throw error;
-        }
-        current = next;
-        const { result } = next;
-        const last = result.turns.length - 1;
-        return {
-          conversationTitle: result.conversationTitle,
-          store: result.store,
-          turns: result.turns,
-          stats: result.stats,
-          summaries: last >= 0 ? result.detail(last).summaries : [],
-        };
+          },
+          signal,
+        );
       });
     },
 
@@ -131,24 +136,14 @@ export function createPlaygroundApi(options: PlaygroundApiOptions) {
      * one at `historyOffset`, or the one around the message `historyAround`) and `historyPage`
      * says where it is, so the page never downloads a 10,000-turn history at once.
      */
-    turn(raw: string, query: URLSearchParams): TurnDetail & { historyPage?: HistoryPage } {
-      if (!/^\d+$/.test(raw)) {
+    turn(raw: string, query: URLSearchParams): Promise<TurnDetail & { historyPage?: HistoryPage }> {
+      if (!/^\d+$/.test(raw) || !Number.isSafeInteger(Number(raw))) {
         throw new HttpError(
           400,
           `The turn must be a non-negative integer, got ${JSON.stringify(raw)}.`,
         );
       }
-      if (current === undefined) throw new HttpError(404, 'No replay yet: POST /api/replay first.');
-      const index = Number(raw);
-      const count = current.live.turns.length;
-      if (index >= count) {
-        throw new HttpError(
-          404,
-          `Turn ${index} does not exist: the last replay has ${count} turns (0..${count - 1}).`,
-        );
-      }
-      const detail = current.live.detail(index);
-      return query.has('historyLimit') ? pageHistory(detail, query) : detail;
+      return runner.turn(Number(raw), query.toString());
     },
 
     async chat(
@@ -163,32 +158,27 @@ export function createPlaygroundApi(options: PlaygroundApiOptions) {
         throw new HttpError(400, `"message" is longer than ${MAX_CHAT_MESSAGE} characters.`);
       }
       return exclusive(async () => {
-        if (current === undefined) {
-          throw new HttpError(
-            409,
-            'No replay yet: POST /api/replay first; the chat continues its thread.',
-          );
-        }
-        const { live } = current;
-        const context = await live.beginTurn({ role: 'user', content: message }, { day: 'live' });
+        const context = await runner.beginTurn<Message[]>(message);
         let reply: string;
         try {
-          reply = await model(context.messages);
+          reply = await model(context);
         } catch (error) {
-          await live.endTurn([]);
+          await runner.endTurn([]);
           throw new HttpError(502, `The model call failed: ${(error as Error).message}`);
         }
         const text = reply.trim() === '' ? '(the model sent an empty reply)' : reply;
-        const { snapshot, detail } = await live.endTurn([{ role: 'assistant', content: text }]);
-        return { reply: text, turn: snapshot, detail };
+        const ended = await runner.endTurn<{ turn: TurnSnapshot; detail: TurnDetail }>([
+          { role: 'assistant', content: text },
+        ]);
+        return { reply: text, ...ended };
       });
     },
 
-    /** Waits for the running replay or chat turn, then closes the open memory thread. */
+    /** Stops the running replay, closes the memory thread and ends the worker. */
     async close() {
       latestReplay++;
+      await runner.close();
       await queue;
-      await current?.live.close().catch(() => undefined);
     },
   };
 }

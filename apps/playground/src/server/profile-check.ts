@@ -1,9 +1,13 @@
 import { type ConfigIssue, type MemConfigError, MemError, parseProfile } from '@mem/core';
+import { profileBoundIssues } from './replay-limits.ts';
 
 /** A profile the page sent: parsed JSON, or the editor's text (then JSON errors are issues too). */
 export type ProfileCheck = { ok: true; profile: unknown } | { ok: false; issues: ConfigIssue[] };
 
-/** Reads the editor text if it is one, then checks the profile with core's own parser. */
+/**
+ * Reads the editor text if it is one, then checks the profile with core's own parser and the
+ * playground's bounds (replay-limits.ts): what passes here, a replay accepts.
+ */
 export function checkProfile(input: unknown): ProfileCheck {
   let profile = input;
   if (typeof input === 'string') {
@@ -20,8 +24,10 @@ export function checkProfile(input: unknown): ProfileCheck {
     return { ok: false, issues: [{ path: '', message: 'no profile: send { "profile": {...} }' }] };
   }
   try {
-    parseProfile(profile);
-    return { ok: true, profile };
+    const parsed = parseProfile(profile);
+    const wrapped = isWrapped(profile);
+    const issues = profileBoundIssues(parsed, wrapped ? 'profile.' : '');
+    return issues.length === 0 ? { ok: true, profile } : { ok: false, issues };
   } catch (error) {
     const issues = configIssues(error);
     if (issues === undefined) throw error;
@@ -33,4 +39,15 @@ export function checkProfile(input: unknown): ProfileCheck {
 export function configIssues(error: unknown): ConfigIssue[] | undefined {
   if (!MemError.isInstance(error) || error.code !== 'MEM_CONFIG') return undefined;
   return [...(error as MemConfigError).issues];
+}
+
+/** `{ "profile": {...} }`, which core accepts as well as the bare profile. */
+function isWrapped(input: unknown): boolean {
+  return (
+    typeof input === 'object' &&
+    input !== null &&
+    !Array.isArray(input) &&
+    Object.keys(input).length === 1 &&
+    'profile' in input
+  );
 }

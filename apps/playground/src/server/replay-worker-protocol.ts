@@ -1,0 +1,20 @@
+/** Messages between the server (replay-runner.ts) and its replay worker (replay-worker.ts). */
+
+export type WorkerOp = 'replay' | 'turn' | 'beginTurn' | 'endTurn' | 'close';
+
+export interface WorkerRequest {
+  id: number;
+  op: WorkerOp;
+  args: unknown;
+}
+
+export type WorkerReply =
+  | { id: number; ok: true; value: unknown }
+  | {
+      id: number;
+      ok: false;
+      error:
+        | { kind: 'stopped'; message: string; done: number; total: number }
+        | { kind: 'http'; message: string; status: number; extra: Record<string, unknown> }
+        | { kind: 'error'; message: string; stack: string };
+    };

@@ -1,0 +1,151 @@
+/**
+ * The replay worker: runs replays and holds the replayed memory thread, off the server's request
+ * thread (started by replay-runner.ts through replay-worker-boot.mjs). Requests are handled one
+ * at a time, in order. A replay stops before its next turn once the server writes its number into
+ * the shared `stop` cell.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import type { MessageInput } from '@mem/core';
+import { type LiveReplay, replayKeepingSession } from '../replay/replay.ts';
+import type { StoreKind } from '../replay/replay-types.ts';
+import { createConversationCache } from './conversations.ts';
+import { pageHistory } from './history-page.ts';
+import { HttpError } from './http-json.ts';
+import { configIssues } from './profile-check.ts';
+import type { WorkerReply, WorkerRequest } from './replay-worker-protocol.ts';
+
+const port = parentPort;
+if (port === null)
+  throw new Error('[mem/playground] replay-worker.ts runs as a worker thread only.');
+const stop = new Int32Array((workerData as { stop: SharedArrayBuffer }).stop);
+const conversations = createConversationCache();
+let current: LiveReplay | undefined;
+let queue: Promise<unknown> = Promise.resolve();
+
+/** Thrown by a replay asked to stop; the server says why (client gone, time limit). */
+class ReplayStopped extends Error {
+  constructor(
+    readonly done: number,
+    readonly total: number,
+  ) {
+    super(`stopped after ${done} of ${total} turns`);
+  }
+}
+
+const handlers = {
+  async replay(args: {
+    seq: number;
+    profile: unknown;
+    store: StoreKind;
+    redisUrl?: string;
+    conversation: 'bundled' | 'generated';
+    turns: number;
+  }) {
+    await current?.live.close().catch(() => undefined);
+    current = undefined;
+    const conversation =
+      args.conversation === 'bundled'
+        ? await conversations.bundled()
+        : conversations.generated(args.turns);
+    const controller = new AbortController();
+    let progress = { done: 0, total: 0 };
+    const stopRequested = () => Atomics.load(stop, 0) === args.seq;
+    if (stopRequested()) throw new ReplayStopped(0, 0);
+    try {
+      current = await replayKeepingSession({
+        conversation,
+        profile: args.profile,
+        store: args.store,
+        ...(args.redisUrl ? { redisUrl: args.redisUrl } : {}),
+        signal: controller.signal,
+        onProgress(done, total) {
+          progress = { done, total };
+          if (stopRequested()) controller.abort(new ReplayStopped(done, total));
+        },
+      });
+    } catch (error) {
+      const issues = configIssues(error);
+      if (issues) throw new HttpError(400, 'The replay options are invalid.', { issues });
+      if (controller.signal.aborted) throw new ReplayStopped(progress.done, progress.total);
+      throw error;
+    }
+    const { result } = current;
+    const last = result.turns.length - 1;
+    return {
+      conversationTitle: result.conversationTitle,
+      store: result.store,
+      turns: result.turns,
+      stats: result.stats,
+      summaries: last >= 0 ? result.detail(last).summaries : [],
+    };
+  },
+
+  turn(args: { index: number; query: string }) {
+    if (current === undefined) throw new HttpError(404, 'No replay yet: POST /api/replay first.');
+    const count = current.live.turns.length;
+    if (args.index >= count) {
+      throw new HttpError(
+        404,
+        `Turn ${args.index} does not exist: the last replay has ${count} turns (0..${count - 1}).`,
+      );
+    }
+    const detail = current.live.detail(args.index);
+    const query = new URLSearchParams(args.query);
+    return query.has('historyLimit') ? pageHistory(detail, query) : detail;
+  },
+
+  async beginTurn(args: { message: string }) {
+    if (current === undefined) {
+      throw new HttpError(
+        409,
+        'No replay yet: POST /api/replay first; the chat continues its thread.',
+      );
+    }
+    const context = await current.live.beginTurn(
+      { role: 'user', content: args.message },
+      { day: 'live' },
+    );
+    return context.messages;
+  },
+
+  async endTurn(args: { replies: MessageInput[] }) {
+    if (current === undefined)
+      throw new HttpError(409, 'The replay behind this chat was replaced.');
+    const { snapshot, detail } = await current.live.endTurn(args.replies);
+    return { turn: snapshot, detail };
+  },
+
+  async close() {
+    await current?.live.close().catch(() => undefined);
+    current = undefined;
+  },
+};
+
+port.on('message', (request: WorkerRequest) => {
+  const run = queue.then(async (): Promise<WorkerReply> => {
+    try {
+      const handler = handlers[request.op] as (args: unknown) => unknown;
+      return { id: request.id, ok: true, value: await handler(request.args) };
+    } catch (error) {
+      return { id: request.id, ok: false, error: describe(error) };
+    }
+  });
+  queue = run.then((reply) => {
+    try {
+      port.postMessage(reply);
+    } catch (error) {
+      port.postMessage({ id: request.id, ok: false, error: describe(error) });
+    }
+  });
+});
+
+function describe(error: unknown): Extract<WorkerReply, { ok: false }>['error'] {
+  if (error instanceof ReplayStopped) {
+    return { kind: 'stopped', message: error.message, done: error.done, total: error.total };
+  }
+  if (error instanceof HttpError) {
+    return { kind: 'http', message: error.message, status: error.status, extra: error.extra };
+  }
+  const e = error instanceof Error ? error : new Error(String(error));
+  return { kind: 'error', message: e.message, stack: e.stack ?? e.message };
+}
