@@ -5,6 +5,8 @@ import {
   type SummarizeResult,
   type SummarizerObject,
   type SummarizeUsage,
+  type SummarySource,
+  summarySource,
 } from '@mem/core';
 import type { ChatResponse } from '../chat-model.ts';
 import {
@@ -36,6 +38,8 @@ interface Run {
   config: ResolvedChainOfDensityOptions;
   options: SummarizeOptions;
   transcript: string;
+  /** The transcript prepared for `checkSummary`: every pass's summary must be about it. */
+  source: SummarySource;
   system: string;
   usage: Required<SummarizeUsage>;
 }
@@ -66,12 +70,12 @@ async function attempt<T>(
   what: string,
   prompt: string,
   maxOutputTokens: number,
-  parse: (response: ChatResponse) => CodReplyResult<T>,
+  parse: (response: ChatResponse, source: SummarySource) => CodReplyResult<T>,
 ): Promise<T> {
   const attempts = 1 + run.config.retryMalformed;
   let last: Error | undefined;
   for (let i = 0; i < attempts; i++) {
-    const parsed = parse(await call(run, prompt, maxOutputTokens));
+    const parsed = parse(await call(run, prompt, maxOutputTokens), run.source);
     if (parsed.ok) return parsed.value;
     last = parsed.error;
   }
@@ -171,8 +175,9 @@ function validateCall(input: unknown, options: SummarizeOptions): void {
  * pass 1 writes a deliberately entity-sparse summary of about `targetTokens` tokens, and each of
  * passes 2..`loops` adds 1-3 missing entities (names, numbers, dates, tool outcomes and errors,
  * decisions, open action items, user preferences) while rewriting at the same length. Every
- * reply is one JSON object checked with zod; a malformed reply is retried `retryMalformed`
- * times, then the previous pass is returned — or, on pass 1, a `MemSummarizerError` is thrown so
+ * reply is one JSON object checked with zod, and its summary with core's `checkSummary` (not
+ * error text, no credential, about the transcript); a malformed or unusable reply is retried
+ * `retryMalformed` times, then the previous pass is returned — or, on pass 1, a `MemSummarizerError` is thrown so
  * core falls back to the extractive summary. Aborts propagate at once. Each model call's usage
  * goes to `options.onUsage` as it returns; the result carries the total.
  */
@@ -188,6 +193,7 @@ export function createChainOfDensitySummarizer(
         config,
         options: summarizeOptions,
         transcript: input,
+        source: summarySource(input),
         system: codSystemPrompt(summarizeOptions.instructions),
         usage: { inputTokens: 0, outputTokens: 0, model: config.model.id },
       };

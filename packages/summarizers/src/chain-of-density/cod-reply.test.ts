@@ -1,3 +1,4 @@
+import { summarySource } from '@mem/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ChatResponse } from '../chat-model.ts';
@@ -116,6 +117,22 @@ describe('parseInitialReply / parseDensifyReply', () => {
     expect(errorOf(parseInitialReply(reply(refusal)))).toMatch(/error message or refusal/);
     const error = '{"summary": "Error: rate limit exceeded"}';
     expect(errorOf(parseInitialReply(reply(error)))).toMatch(/error message or refusal/);
+  });
+
+  it('with the transcript, rejects a summary that is not about it or adds an API key', () => {
+    const source = summarySource(
+      'User: Ana here, please refund order #4471.\nAssistant: Refunded order #4471 to Ana.',
+    );
+    const json = (summary: string) => reply(JSON.stringify({ entities: [], summary }));
+    expect(parseInitialReply(json('Ana got order #4471 refunded.'), source).ok).toBe(true);
+    for (const summary of ['fetch failed', 'Model overloaded, please retry later.']) {
+      expect(errorOf(parseInitialReply(json(summary), source))).toMatch(/unusable/);
+    }
+    expect(
+      errorOf(parseInitialReply(json('Ana: order #4471. sk-proj-Ab12****wXyZ'), source)),
+    ).toMatch(/API key/);
+    const steps = { steps: [dense, { missing_entities: [], denser_summary: 'Connection error.' }] };
+    expect(errorOf(parseStepsReply(reply(JSON.stringify(steps)), source))).toMatch(/^step 2: /);
   });
 
   it('treats truncated and filtered replies as malformed even when they parse', () => {

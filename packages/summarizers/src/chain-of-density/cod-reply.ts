@@ -1,4 +1,4 @@
-import { looksLikeErrorText } from '@mem/core';
+import { checkSummary, type SummarySource } from '@mem/core';
 import { z } from 'zod';
 import type { ChatResponse } from '../chat-model.ts';
 import { extractJsonObject } from './extract-json-object.ts';
@@ -62,14 +62,16 @@ function normalizeKeys(value: Record<string, unknown>): Record<string, unknown> 
   );
 }
 
-/** A usable summary, or why it is not one. */
-function checkedSummary(text: string): string | Error {
+/**
+ * A usable summary, or why it is not one: core's `checkSummary` (no error text or refusal, no
+ * credential, and about `source`, the transcript, when given), the same check core applies again
+ * before it stores a summary.
+ */
+function checkedSummary(text: string, source: SummarySource | undefined): string | Error {
   const summary = cleanSummary(text);
   if (summary.length === 0) return new Error('the summary is empty');
-  if (looksLikeErrorText(summary)) {
-    return new Error('the summary reads like an error message or refusal');
-  }
-  return summary;
+  const check = checkSummary(summary, source === undefined ? {} : { source });
+  return check.usable ? check.text : new Error(`the summary is unusable: it ${check.reason}`);
 }
 
 function parseWith<S extends z.ZodType>(
@@ -94,32 +96,50 @@ function parseWith<S extends z.ZodType>(
   return { ok: true, value: parsed.data };
 }
 
-function step(summary: string, found: string[]): CodReplyResult<CodStep> {
-  const checked = checkedSummary(summary);
+function step(
+  summary: string,
+  found: string[],
+  source: SummarySource | undefined,
+): CodReplyResult<CodStep> {
+  const checked = checkedSummary(summary, source);
   return checked instanceof Error
     ? { ok: false, error: checked }
     : { ok: true, value: { summary: checked, entities: found } };
 }
 
-/** Parses pass 1's reply `{ "entities": [...], "summary": "..." }`. */
-export function parseInitialReply(response: ChatResponse): CodReplyResult<CodStep> {
+/**
+ * Parses pass 1's reply `{ "entities": [...], "summary": "..." }`. With `source` (the
+ * transcript, `summarySource(input)`), the summary must also be about it.
+ */
+export function parseInitialReply(
+  response: ChatResponse,
+  source?: SummarySource,
+): CodReplyResult<CodStep> {
   const parsed = parseWith(response, initialReplySchema);
-  return parsed.ok ? step(parsed.value.summary, parsed.value.entities) : parsed;
+  return parsed.ok ? step(parsed.value.summary, parsed.value.entities, source) : parsed;
 }
 
 /** Parses a later pass's reply `{ "missing_entities": [...], "denser_summary": "..." }`. */
-export function parseDensifyReply(response: ChatResponse): CodReplyResult<CodStep> {
+export function parseDensifyReply(
+  response: ChatResponse,
+  source?: SummarySource,
+): CodReplyResult<CodStep> {
   const parsed = parseWith(response, densifyReplySchema);
-  return parsed.ok ? step(parsed.value.denser_summary, parsed.value.missing_entities) : parsed;
+  return parsed.ok
+    ? step(parsed.value.denser_summary, parsed.value.missing_entities, source)
+    : parsed;
 }
 
 /** Parses the one-call reply `{ "steps": [...] }`; every step must hold a usable summary. */
-export function parseStepsReply(response: ChatResponse): CodReplyResult<CodStep[]> {
+export function parseStepsReply(
+  response: ChatResponse,
+  source?: SummarySource,
+): CodReplyResult<CodStep[]> {
   const parsed = parseWith(response, stepsReplySchema);
   if (!parsed.ok) return parsed;
   const steps: CodStep[] = [];
   for (const [i, s] of parsed.value.steps.entries()) {
-    const checked = step(s.denser_summary, s.missing_entities);
+    const checked = step(s.denser_summary, s.missing_entities, source);
     if (!checked.ok)
       return { ok: false, error: new Error(`step ${i + 1}: ${checked.error.message}`) };
     steps.push(checked.value);
