@@ -110,7 +110,7 @@ describe('compileBoundedRegex', () => {
   it('runs patterns that backtrack exponentially in RegExp in linear time', {
     timeout: 5_000,
   }, () => {
-    const input = `${'a'.repeat(50_000)}!`;
+    const input = `${'a'.repeat(MAX_MATCH_INPUT - 1)}!`;
     expect(compileBoundedRegex('(a+)+$').test(input)).toBe(false);
     expect(compileBoundedRegex('(a|aa)+$').test(input)).toBe(false);
     expect(compileBoundedRegex('^(\\w+\\s?)*$').test(input)).toBe(false);

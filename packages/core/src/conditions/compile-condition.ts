@@ -1,12 +1,7 @@
 import type { ParseResult } from '@marcbachmann/cel-js';
 import { type ConfigIssue, MemConditionError, MemConfigError } from '../errors/errors.ts';
-import {
-  COST_LIMITS,
-  type ConditionCost,
-  costOn,
-  costProblem,
-  estimateConditionCost,
-} from './condition-cost.ts';
+import { COST_LIMITS, type ConditionCost, costOn, costProblem } from './condition-budget.ts';
+import { estimateConditionCost } from './condition-cost.ts';
 import { CONDITION_LIMITS, conditionEnvironment } from './condition-environment.ts';
 import { type ConditionVars, conditionInputSize } from './condition-vars.ts';
 import { type ConditionShape, inspectCondition } from './inspect-condition.ts';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { MemConditionError, MemConfigError } from '../errors/errors.ts';
 import type { CountedMessage } from '../model/message.ts';
 import { compileCondition } from './compile-condition.ts';
-import { COST_LIMITS } from './condition-cost.ts';
+import { COST_LIMITS } from './condition-budget.ts';
 import { interactionVars, messageVars } from './condition-vars.ts';
 
 const PATH = 'short_term_memory_strategy[0].conditions[0]';
@@ -50,7 +50,7 @@ describe('condition cost: refused when compiled', () => {
       error = e as MemConfigError;
     }
     expect(error?.issues[0]?.path).toBe(PATH);
-    expect(error?.message).toContain('inside a macro over a list');
+    expect(error?.message).toContain('may read message text inside a macro');
   });
 });
 

@@ -1,33 +1,20 @@
 import type { ASTNode } from '@marcbachmann/cel-js';
 import { MAX_PATTERN_LENGTH, MIN_PATTERN_WIDTH } from './bounded-regex.ts';
+import type { ConditionCost } from './condition-budget.ts';
 import { MAX_METADATA_VALUES } from './condition-value.ts';
 
-/**
- * The worst-case work of a condition, estimated from its syntax tree when it is compiled, as a
- * function of N, the size of the largest input value it reads (message content, a metadata
- * value, ...). CEL has no loops beyond list macros, so the estimate is `constant + perInput * N`,
- * unless a macro does per-element work over message data while iterating over message data,
- * which grows as N² and is refused.
- *
- * One unit is about 5 ns of evaluation on a 2020s CPU (calibrated on the slowest operations:
- * `split('')`, concatenation, re2js matching). An evaluation may spend at most
- * EVALUATION_BUDGET units (about 40 ms); the budget is checked against the estimate before the
- * condition runs, so an evaluation that could exceed it fails at once instead of burning time.
+/*
+ * The estimate of a condition's worst-case work (condition-budget.ts has the units, the budget
+ * and the refusal rules). Weights were measured on the slowest input of each operation.
  */
-export const COST_LIMITS = {
-  /** Work units one evaluation may spend. */
-  evaluationBudget: 8_000_000,
-  /**
-   * A condition must fit the budget on inputs of at least this many characters; one that
-   * cannot is refused when it is compiled.
-   */
-  minSupportedInput: 3_000,
-} as const;
 
 /** Units per evaluated syntax-tree node (the evaluator's own overhead, paid per iteration). */
 const NODE = 20;
-/** Units per regex step (input character x pattern width, as bounded-regex.ts counts them). */
-const REGEX_STEP = 5;
+/**
+ * Units per regex step (input character x pattern width, as bounded-regex.ts counts them):
+ * re2js was measured at up to ~60 ns per step.
+ */
+export const REGEX_STEP_UNITS = 12.5;
 
 /** Units per input character of each function; anything not listed costs DEFAULT_PER_CHAR. */
 const PER_CHAR: Readonly<Record<string, number>> = {
@@ -43,6 +30,8 @@ const PER_CHAR: Readonly<Record<string, number>> = {
   bool: 2,
   dyn: 0,
   type: 0,
+  // One new string per piece: the slowest per character (measured 40-140 ns).
+  split: 32,
 };
 const DEFAULT_PER_CHAR = 16;
 /** Result size, as a multiple of the arguments' size, of functions that build a value. */
@@ -90,15 +79,6 @@ interface Estimate {
   readonly cost: Lin;
 }
 
-export interface ConditionCost {
-  /** Units that do not depend on the input. */
-  readonly constant: number;
-  /** Units per character of the largest input value; Infinity when the work grows as N². */
-  readonly perInput: number;
-  /** The condition reads `message.metadata` (its size then counts as input). */
-  readonly readsMetadata: boolean;
-}
-
 const lin = (c: number, n = 0, x = 0): Lin => ({ c, n, x });
 const ONE = lin(1);
 const add = (...terms: Lin[]): Lin =>
@@ -116,6 +96,7 @@ function times(a: Lin, b: Lin): Lin {
 /** The worst-case cost of the condition whose (already inspected) tree is `root`. */
 export function estimateConditionCost(root: ASTNode): ConditionCost {
   let readsMetadata = false;
+  let perElementPerInput = 0;
   /** Iteration variable of the enclosing macro, if any (macros do not nest). */
   let element: string | undefined;
 
@@ -228,7 +209,7 @@ export function estimateConditionCost(root: ASTNode): ConditionCost {
     if (name === 'matches' || name === 'memBoundedMatches') {
       const [input, pattern] = parts as [Estimate, Estimate];
       const width = regexWidth(pattern.size);
-      return { size: ONE, len: ONE, cost: add(cost, scale(REGEX_STEP * width, input.size)) };
+      return { size: ONE, len: ONE, cost: add(cost, scale(REGEX_STEP_UNITS * width, input.size)) };
     }
     const perChar = PER_CHAR[name] ?? DEFAULT_PER_CHAR;
     if (SMALL_RESULT.has(name))
@@ -252,6 +233,7 @@ export function estimateConditionCost(root: ASTNode): ConditionCost {
     // Per element: the body's fixed and message-dependent work; its element-dependent work
     // sums to at most the receiver's size over all elements.
     const perElement = lin(step.c, step.n);
+    perElementPerInput = Math.max(perElementPerInput, step.n);
     const cost = add(over.cost, times(over.len, perElement), scale(step.x, over.size));
     if (name !== 'map')
       return { size: name === 'filter' ? over.size : lin(16), len: over.len, cost };
@@ -261,41 +243,11 @@ export function estimateConditionCost(root: ASTNode): ConditionCost {
   };
 
   const total = visit(root).cost;
-  return { constant: total.c, perInput: total.n + total.x, readsMetadata };
+  return { constant: total.c, perInput: total.n + total.x, readsMetadata, perElementPerInput };
 }
 
 /** Regex steps per input character for a pattern of this size. */
 function regexWidth(pattern: Lin): number {
   if (pattern.n > 0 || pattern.x > 0) return MAX_PATTERN_LENGTH;
   return Math.min(MAX_PATTERN_LENGTH, Math.max(MIN_PATTERN_WIDTH, pattern.c));
-}
-
-/** Work units of a condition with cost `cost` on an input of `inputSize` characters. */
-export function costOn(cost: ConditionCost, inputSize: number): number {
-  return cost.constant + (cost.perInput === 0 ? 0 : cost.perInput * inputSize);
-}
-
-/** Why a condition's cost is refused when it is compiled, or undefined when it is fine. */
-export function costProblem(cost: ConditionCost): string | undefined {
-  const { evaluationBudget: budget, minSupportedInput } = COST_LIMITS;
-  if (cost.perInput === Number.POSITIVE_INFINITY) {
-    return (
-      'a list macro does work over message data for each element of a list taken from message ' +
-      'data, which grows with the square of the message; iterate over a literal list or a ' +
-      'metadata list, and test message text with contains() or matches() outside the macro'
-    );
-  }
-  if (cost.constant > budget / 2) {
-    return `it would spend about ${Math.round(cost.constant)} work units even on empty input (the budget is ${budget})`;
-  }
-  const fits = Math.floor((budget - cost.constant) / Math.max(cost.perInput, 1e-9));
-  if (fits < minSupportedInput) {
-    return (
-      `it repeats work over message data about ${Math.round(cost.perInput)} units per character, so it ` +
-      `fits the evaluation budget only on inputs up to ${fits} characters (at least ` +
-      `${minSupportedInput} are required); avoid split(), +, matches() and other per-character ` +
-      'work on message fields inside a macro over a list'
-    );
-  }
-  return undefined;
 }

@@ -186,7 +186,7 @@ describe('regex backtracking', () => {
   });
 
   it('stays linear on a long hostile message, and refuses inputs past its budget', TIMEOUT, () => {
-    const long: CountedMessage = { ...message, content: `${'a'.repeat(60_000)}!` };
+    const long: CountedMessage = { ...message, content: `${'a'.repeat(19_000)}!` };
     const on = { message: messageVars(long) };
     expect(attempt("message.content.matches('(a+)+$')", on)).toBe(false);
     expect(attempt("message.content.matches('^(\\\\w+\\\\s?)*$')", on)).toBe(false);
