@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { parseProfile } from '../config/parse-profile.ts';
+import type { MemConditionError } from '../errors/errors.ts';
+import { groupInteractions } from '../model/interaction-log.ts';
+import type { CountedMessage } from '../model/message.ts';
 import { createMemoryStore } from '../store/memory-store.ts';
+import { conditionFilter } from '../strategies/short-term/from-profile.ts';
 import { createMemoryEngine } from './memory-engine.ts';
+import { TriggerCounter } from './triggers.ts';
 
 const huge = `${'lorem ipsum dolor sit amet '.repeat(40_000)}password`;
 
@@ -130,5 +135,47 @@ describe('engine conditions: a condition that cannot be decided does not hold', 
       ]);
       await expect(session.context(), condition).resolves.toBeDefined();
     }
+  });
+});
+
+describe('engine conditions: failures are reported to the handler the engine passes', () => {
+  const messages: CountedMessage[] = [
+    { id: 'u1', role: 'user', content: 'q', createdAt: 0, tokenCount: 3 },
+    { id: 'a1', role: 'assistant', content: 'a', createdAt: 1, tokenCount: 3, metadata: { x: 1 } },
+  ];
+
+  it('the short-term filter hides the message and reports the MemConditionError', () => {
+    const profile = parseProfile(windowWith('message.metadata.x == 1'));
+    const reported: MemConditionError[] = [];
+    const filter = conditionFilter(profile.shortTerm[0]!.conditions, (e) => reported.push(e));
+    const [interaction] = groupInteractions(messages).interactions;
+    expect(messages.map((m) => filter!(m, interaction!))).toEqual([false, true]);
+    expect(reported.map((e) => [e.code, e.messageId, e.path])).toEqual([
+      ['MEM_CONDITION', 'u1', 'short_term_memory_strategy[0].conditions[0]'],
+    ]);
+  });
+
+  it('the trigger counter leaves the interaction out and reports the MemConditionError', () => {
+    const profile = parseProfile({
+      long_term_memory_strategy: [
+        {
+          long_term_memory_id: 'neuralyzer',
+          interaction_threshold_qty: 1,
+          interaction_conditions: ['1 / (message.tokenCount - 3) == 0'],
+        },
+      ],
+    });
+    const entry = profile.longTerm[0]!;
+    const reported: MemConditionError[] = [];
+    const counter = new TriggerCounter(entry.config, entry.interactionConditions, (e) =>
+      reported.push(e),
+    );
+    const { interactions } = groupInteractions([
+      ...messages,
+      ...messages.map((m) => ({ ...m, id: `${m.id}b` })),
+    ]);
+    expect(counter.reasons(interactions, 0, undefined, undefined)).toEqual([]);
+    expect(reported.map((e) => e.messageId)).toEqual(['u1', 'u1b']);
+    expect(reported[0]!.message).toContain('division by zero');
   });
 });
