@@ -95,7 +95,7 @@ export function createPlaygroundApi(options: PlaygroundApiOptions) {
       return check.ok ? { ok: true as const } : check;
     },
 
-    /** @throws HttpError; `signal.reason` when the client went away. */
+    /** @throws HttpError: 400 bad request or profile, 409 superseded, 422 past a limit, 499 client gone. */
     async replay(body: Record<string, unknown>, signal: AbortSignal): Promise<ReplayAnswer> {
       const check = checkProfile(body.profile);
       if (!check.ok) {
@@ -118,7 +118,7 @@ export function createPlaygroundApi(options: PlaygroundApiOptions) {
       const seq = ++latestReplay;
       return exclusive(async () => {
         if (seq !== latestReplay) throw new HttpError(409, 'Superseded by a newer replay request.');
-        signal.throwIfAborted();
+        if (signal.aborted) throw new HttpError(499, 'The client went away before the replay ran.');
         return runner.replay<ReplayAnswer>(
           {
             ...conversation,

@@ -92,7 +92,7 @@ export function createReplayRunner(limits: ReplayLimits) {
   };
 
   return {
-    /** Runs a replay. @throws HttpError 422 past a limit, `signal.reason` when aborted. */
+    /** Runs a replay. @throws HttpError 422 past a limit, 499 when `signal` aborted it. */
     async replay<T>(args: ReplayArgs, signal: AbortSignal): Promise<T> {
       const seq = ++nextSeq;
       let why: 'client' | 'time' | undefined;
