@@ -80,6 +80,18 @@ describe('checkSummary: is the summary about its conversation?', () => {
         supportDesk.sessions[0]!.messages,
         'The operations desk handled a damaged delivery and quoted a new lane.',
       ],
+      [
+        supportDesk.sessions[0]!.messages,
+        'A damaged shipment to a machinery firm in northern Germany prompted a complaint; a priority claim was raised and a team member took ownership. Quotes for the Baltic route were requested from two carriers.',
+      ],
+      [
+        supportDesk.sessions[1]!.messages,
+        'Carrier selection was finalized: the punctuality record of the incumbent was poor, so a fixed-price annual contract went to the competitor; finance was looped in.',
+      ],
+      [
+        supportDesk.sessions[3]!.messages,
+        'Month-end recap prepared for finance; invoice dispute closed via credit; claim settlement still pending.',
+      ],
       [alderFinch.messages, 'Estrela wants Huila instead of Santos on AF-1042; stock was short.'],
       [
         chat(
@@ -145,6 +157,15 @@ describe('checkSummary: is the summary about its conversation?', () => {
         })
         .map((o) => generateConversation(o)),
       fc.constantFrom(...bundled.map(([, m]) => m)),
+      fc
+        .array(
+          fc.record({
+            role: fc.constantFrom('user' as const, 'assistant' as const),
+            content: fc.string({ unit: 'grapheme', minLength: 1, maxLength: 300 }),
+          }),
+          { minLength: 1, maxLength: 20 },
+        )
+        .map((list) => list.map((m, i): Message => ({ id: `r${i}`, createdAt: i, ...m }))),
     );
     fc.assert(
       fc.property(
@@ -166,7 +187,7 @@ describe('checkSummary: is the summary about its conversation?', () => {
           expect(check.usable ? 'usable' : check.reason).toBe('usable');
         },
       ),
-      { numRuns: 150 },
+      { numRuns: 300 },
     );
   });
 });

@@ -1,4 +1,5 @@
 import { analyzeText, normalizeText } from '../knowledge/analyze-text.ts';
+import { SUMMARY_HEADER_TITLE } from './summary-header.ts';
 
 /**
  * Whether a summary is about its source. A summary of a conversation repeats some of its names,
@@ -13,7 +14,7 @@ export interface SummarySource {
   readonly text: string;
   /** Distinct content terms of the source. */
   readonly terms: ReadonlySet<string>;
-  /** How many of `terms` can show a summary is about the source (not weak, not too short). */
+  /** How many of `terms` can show a summary is about the source (not weak). */
   readonly evidence: number;
   /** The normalized source text, for words a summary shortened or cut. */
   readonly normalized: string;
@@ -78,9 +79,14 @@ function scriptOf(term: string): string | undefined {
   return SCRIPTS.find(([, re]) => re.test(letter))?.[0] ?? 'other';
 }
 
+/** One or two Latin letters or digits (`a`, `0a`, `up`, `42`): too common to tell anything. */
+const TINY = /^[\p{Script=Latin}\p{N}]{1,2}$/u;
+
+/** Distinct terms of `text`, format labels and tiny terms left out, unspaced scripts as bigrams. */
 function termsOf(text: string): Set<string> {
   const terms = new Set<string>();
-  for (const term of analyzeText(text)) {
+  for (const term of analyzeText(text.replace(FORMAT_LABELS, ' '))) {
+    if (TINY.test(term)) continue;
     if (term.length > 2 && UNSPACED.test(term)) {
       const chars = Array.from(term);
       for (let i = 0; i + 1 < chars.length; i++) terms.add(`${chars[i]}${chars[i + 1]}`);
@@ -91,10 +97,8 @@ function termsOf(text: string): Set<string> {
   return terms;
 }
 
-/** A term that can show a summary is about its source: not weak, and not one or two Latin letters or digits. */
-function isEvidence(term: string): boolean {
-  return !WEAK_TERMS.has(term) && (term.length >= 3 || /[^\p{Script=Latin}\p{N}]/u.test(term));
-}
+/** A term that can show a summary is about its source: any but the weak ones. */
+const isEvidence = (term: string): boolean => !WEAK_TERMS.has(term);
 
 /** Prepares `text` (the transcript the summarizer was given) for `checkGrounding`. */
 export function summarySource(text: string): SummarySource {
@@ -107,7 +111,8 @@ export function summarySource(text: string): SummarySource {
   let evidence = 0;
   for (const term of terms) if (isEvidence(term)) evidence++;
   const stems = new Set([...terms].map(stemOf));
-  return { text, terms, evidence, normalized: normalizeText(text), stems, scripts };
+  const normalized = normalizeText(text.replace(FORMAT_LABELS, ' '));
+  return { text, terms, evidence, normalized, stems, scripts };
 }
 
 /** `term` without an English inflection and a final `e` (Latin words of 4+ letters only). */
@@ -141,15 +146,21 @@ function dominantScript(terms: Iterable<string>): string | undefined {
  * summary's format labels left out) at least two (one when it has at most 3) and at least a quarter
  * must occur in the source — as terms, with another English inflection (`travellers` ~
  * `traveller`, `visited` ~ `visit`), or, from 5 characters on, inside a source word. Weak terms ("error",
- * "request", "while") never count as shared, nor do one- or two-character Latin terms.
+ * "request", "while") never count as shared; one- or two-character Latin terms ("a", "42") and
+ * the extractive format's labels are left out on both sides.
  * A summary in another script than most of its source (an English summary of a Japanese chat)
  * needs one shared name, number or id. A source with fewer than 3 such terms ("hi" / "hello!")
- * is too small to judge: every summary is grounded in it.
+ * is too small to judge: every summary is grounded in it. A summary without one such term is
+ * grounded only in the extractive format (its header counts, when there was nothing to quote).
  */
 export function checkGrounding(summary: string, source: SummarySource): Grounding {
   if (source.evidence < MIN_SOURCE_TERMS) return { grounded: true };
-  const terms = termsOf(summary.replace(FORMAT_LABELS, ' '));
-  if (terms.size === 0) return { grounded: false, reason: 'it has no words, names or numbers' };
+  const terms = termsOf(summary);
+  if (![...terms].some(isEvidence)) {
+    // The extractive format with nothing but counts: its source had nothing to quote.
+    if (summary.includes(SUMMARY_HEADER_TITLE)) return { grounded: true };
+    return { grounded: false, reason: 'it has no names, numbers or content words' };
+  }
   let shared = 0;
   for (const term of terms) {
     if (isEvidence(term) && sourceHolds(source, term)) shared++;
