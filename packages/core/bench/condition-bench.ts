@@ -30,6 +30,8 @@ const accepted = [
   "message.content.split(' ').size() > 3",
   "message.content.split('').size() > 3",
   "message.content.lowerAscii().upperAscii().contains('X')",
+  "message.content.lowerAscii().contains('password')",
+  "message.content.substring(10).trim().upperAscii().contains('X')",
   "['foo', 'bar', 'baz'].exists(w, message.content.contains(w))",
   `${list(256)}.exists(x, message.content.contains(string(x)))`,
   `(${Array(10).fill('message.content').join(' + ')}).contains('zz')`,
