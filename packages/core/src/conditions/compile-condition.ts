@@ -132,9 +132,9 @@ function createCondition(
       if (usesInteraction && vars.interaction === undefined) {
         throw failure('it reads `interaction`, but no interaction was given', messageId);
       }
-      let size: number;
+      let size = 0;
       try {
-        size = conditionInputSize(vars, cost.readsMetadata);
+        if (cost.perInput > 0) size = conditionInputSize(vars, cost.readsMetadata);
       } catch (error) {
         throw failure(describeCelError(error), messageId, error);
       }
