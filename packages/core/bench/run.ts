@@ -10,6 +10,7 @@ import {
 import { benchTrim } from './langchain-bench.ts';
 import { benchTokenize } from './tokenize-bench.ts';
 import { benchWindows } from './window-bench.ts';
+import { benchWorstCaseTokens } from './worst-case-tokens-bench.ts';
 
 /**
  * `pnpm bench` for @mem/core, side by side in one run:
@@ -17,7 +18,8 @@ import { benchWindows } from './window-bench.ts';
  *   under a 4,000-token budget, vs LangChain.js trimMessages; first-time token counting.
  * - engine: append a turn + build the context on a 10,000-interaction session, summarizer
  *   profile with a knowledge base vs the plain window; extractive summary of 100k tokens.
- * `--quick` shrinks the sizes; `--only=window|engine` runs one part.
+ * - tokens: worst-case token counting, 1 MB of text without separators vs 1 MB of prose.
+ * `--quick` shrinks the sizes; `--only=window|engine|tokens` runs one part.
  */
 const quick = process.argv.includes('--quick');
 const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
@@ -149,5 +151,33 @@ if (only === undefined || only === 'engine') {
     compactions: summarizer.compactions,
   };
   out.extractive = extractive;
+}
+if (only === undefined || only === 'tokens') {
+  const rounds = quick ? 2 : 5;
+  const results = (['o200k_base', 'cl100k_base'] as const).map((encoding) =>
+    benchWorstCaseTokens(encoding, rounds),
+  );
+  for (const result of results) {
+    printTable(
+      `Worst-case token counting, ${result.encoding}: countText on 1 MB, median of ${result.rounds} interleaved rounds`,
+      result.rows.map((row) => ({
+        text: row.kind,
+        bytes: row.bytes.toLocaleString('en-US'),
+        tokens: row.tokens.toLocaleString('en-US'),
+        median: fmtUs(row.medianMs * 1e3),
+        slowest: fmtUs(row.maxMs * 1e3),
+        '/ prose': row.ratioToProse.toFixed(2),
+      })),
+    );
+  }
+  printTable(
+    'Worst-case token counting ratios',
+    results.map((result) => ({
+      measure: `slowest text without separators / prose, ${result.encoding}`,
+      value: result.maxRatio.toFixed(2),
+      target: '<= 3',
+    })),
+  );
+  out.worstCaseTokens = results;
 }
 console.log(JSON.stringify(out));

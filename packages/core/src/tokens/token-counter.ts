@@ -1,8 +1,13 @@
 import cl100k from 'gpt-tokenizer/encoding/cl100k_base';
 import o200k from 'gpt-tokenizer/encoding/o200k_base';
+import {
+  CL100K_TOKEN_SPLIT_REGEX,
+  O200K_TOKEN_SPLIT_REGEX,
+} from 'gpt-tokenizer/encodingParams/constants';
 import { modelToEncodingMap } from 'gpt-tokenizer/mapping';
 import { MemValidationError } from '../errors/errors.ts';
 import type { ContentPart, CountedMessage, Message } from '../model/message.ts';
+import { forEachBpeInput, type PieceSplitter } from './bounded-pieces.ts';
 
 /** Tokenizer encodings mem counts with. */
 export type TokenEncoding = 'o200k_base' | 'cl100k_base';
@@ -51,6 +56,8 @@ export interface TokenCounterOptions {
 const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
 
 const encoders = { o200k_base: o200k, cl100k_base: cl100k } as const;
+/** Each encoding's pre-tokenizer regex, used to keep long pieces away from the quadratic BPE. */
+const splitRegexes = { o200k_base: O200K_TOKEN_SPLIT_REGEX, cl100k_base: CL100K_TOKEN_SPLIT_REGEX };
 
 function encodingFor(options: TokenCounterOptions): TokenEncoding {
   if (options.encoding !== undefined) {
@@ -72,13 +79,37 @@ function defaultMediaTokens(part: ContentPart): number {
   return 1000;
 }
 
-/** The default TokenCounter, on gpt-tokenizer. */
+/**
+ * The default TokenCounter, on gpt-tokenizer. Counting is linear in the text's length: text is
+ * counted exactly like gpt-tokenizer's `countTokens`, except that a pre-tokenizer piece over 128
+ * UTF-8 bytes (a run without separators) is counted in bounded sub-pieces, an estimate within a
+ * few percent (see `bounded-pieces.ts`). `encode` cuts the same way, so
+ * `encode(t).length === countText(t)` and `decode(encode(t)) === t`.
+ */
 export function createTokenCounter(options: TokenCounterOptions = {}): TokenCounter {
   const encoding = encodingFor(options);
   const api = encoders[encoding];
+  const splitter: PieceSplitter = {
+    split: splitRegexes[encoding],
+    // ASCII tokens decode to plain strings: no partial characters, no decoder state.
+    tokenLengths: (ascii) => api.encode(ascii, PLAIN_TEXT).map((t) => api.decode([t]).length),
+  };
   const mediaTokens = options.mediaTokens ?? defaultMediaTokens;
-  const countText = (text: string): number =>
-    text.length === 0 ? 0 : api.countTokens(text, PLAIN_TEXT);
+  const countText = (text: string): number => {
+    if (text.length === 0) return 0;
+    let n = 0;
+    forEachBpeInput(text, splitter, (part) => {
+      n += api.countTokens(part, PLAIN_TEXT);
+    });
+    return n;
+  };
+  const encode = (text: string): number[] => {
+    const tokens: number[] = [];
+    forEachBpeInput(text, splitter, (part) => {
+      for (const token of api.encode(part, PLAIN_TEXT)) tokens.push(token);
+    });
+    return tokens;
+  };
   const roleTokens = new Map<string, number>();
   const countRole = (role: string): number => {
     let n = roleTokens.get(role);
@@ -108,8 +139,15 @@ export function createTokenCounter(options: TokenCounterOptions = {}): TokenCoun
     encoding,
     replyPrimingTokens: REPLY_PRIMING_TOKENS,
     countText,
-    encode: (text) => api.encode(text, PLAIN_TEXT),
-    decode: (tokens) => api.decode(tokens),
+    encode,
+    // decodeGenerator, not decode: gpt-tokenizer's decode copies its byte buffer once per token
+    // while a run of partial-character tokens lasts (quadratic on 1 MB of emoji). Same output,
+    // same shared streaming decoder.
+    decode: (tokens) => {
+      let text = '';
+      for (const part of api.decodeGenerator(tokens)) text += part;
+      return text;
+    },
     countMessage(message) {
       let tokens = MESSAGE_OVERHEAD_TOKENS + countRole(message.role);
       const { content } = message;
