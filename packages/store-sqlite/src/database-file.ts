@@ -1,5 +1,5 @@
 import { accessSync, constants, statSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { MemStoreError } from '@mem/core';
 
 /*
@@ -16,9 +16,11 @@ export interface FileIdentity {
   ino: number;
 }
 
+/** The file `path` names now (a relative path is resolved now, as SQLite resolved it). */
 export function identify(path: string): FileIdentity | undefined {
-  const stat = statSync(path, { throwIfNoEntry: false });
-  return stat === undefined ? undefined : { path, dev: stat.dev, ino: stat.ino };
+  const absolute = resolve(path);
+  const stat = statSync(absolute, { throwIfNoEntry: false });
+  return stat === undefined ? undefined : { path: absolute, dev: stat.dev, ino: stat.ino };
 }
 
 /**
