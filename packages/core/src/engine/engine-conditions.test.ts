@@ -85,6 +85,42 @@ describe('engine conditions: a condition that cannot be decided does not hold', 
     expect(context.messages).toEqual([]);
   });
 
+  it('reports a failing condition once per message as a condition:error event', async () => {
+    const profile = {
+      ...windowWith("message.role == 'assistant' || message.metadata.missing == 1"),
+      long_term_memory_strategy: [
+        {
+          long_term_memory_id: 'neuralyzer',
+          interaction_threshold_qty: 50,
+          interaction_conditions: ['message.metadata.count / message.metadata.zero > 0'],
+        },
+      ],
+    };
+    const engine = createMemoryEngine({ profile });
+    const events: Array<{ sessionId?: string; use: string; messageId?: string }> = [];
+    engine.on('condition:error', (e) =>
+      events.push({
+        ...(e.sessionId === undefined ? {} : { sessionId: e.sessionId }),
+        use: e.use,
+        ...(e.error.messageId === undefined ? {} : { messageId: e.error.messageId }),
+      }),
+    );
+    const session = engine.session('s');
+    const [user] = await session.append({
+      role: 'user',
+      content: 'q',
+      metadata: { count: 1, zero: 0 },
+    });
+    for (let i = 0; i < 3; i++) {
+      await session.append({ role: 'assistant', content: `a${i}` }); // re-checks the open turn
+      await session.context();
+    }
+    expect(events).toEqual([
+      { sessionId: 's', use: 'trigger', messageId: user!.id },
+      { use: 'window', messageId: user!.id },
+    ]);
+  });
+
   it('an interaction condition that fails at run time does not count toward a threshold', async () => {
     const profile = {
       short_term_memory_strategy: [{ memory_strategy_id: 'max_tokens', memory_max_tokens: 10_000 }],

@@ -1,3 +1,4 @@
+import type { MemConditionError } from '../errors/errors.ts';
 import type { SummaryRecord } from '../store/store-spec.ts';
 import type { FallbackReason } from '../summarize/run-summarizer.ts';
 
@@ -31,6 +32,13 @@ export interface MemoryEngineEvents {
   'compaction:error': { sessionId: string; error: unknown };
   'knowledge:indexed': { sessionId: string; collectionId: string; chunks: number };
   cleared: { sessionId: string };
+  /**
+   * A condition failed on a message (a missing metadata key, a division by zero, input over the
+   * work budget) and counted as not holding: the message was hidden from the prompt (`window`) or
+   * left out of a trigger count (`trigger`). Reported once per condition and message.
+   * `sessionId` is absent for the window: short-term strategies are shared by every session.
+   */
+  'condition:error': { sessionId?: string; use: 'window' | 'trigger'; error: MemConditionError };
 }
 
 export type MemoryEngineEvent = keyof MemoryEngineEvents;
@@ -65,4 +73,27 @@ export class EngineEvents {
       }
     }
   }
+}
+
+/**
+ * Emits `condition:error` once per condition and message: a trigger re-checks the open
+ * interaction on every append, and would otherwise report the same failure again and again.
+ */
+export function conditionErrorReporter(
+  events: EngineEvents,
+  sessionId: string | undefined,
+  use: 'window' | 'trigger',
+): (error: MemConditionError) => void {
+  const seen = new Set<string>();
+  return (error) => {
+    const key = `${error.path}\u0000${error.messageId ?? ''}`;
+    if (seen.has(key)) return;
+    if (seen.size >= 4096) seen.clear();
+    seen.add(key);
+    events.emit('condition:error', {
+      ...(sessionId === undefined ? {} : { sessionId }),
+      use,
+      error,
+    });
+  };
 }

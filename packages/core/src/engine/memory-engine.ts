@@ -11,7 +11,12 @@ import { MIN_EXTRACTIVE_SUMMARY_TOKENS } from '../summarize/extractive-summarize
 import type { Summarizer } from '../summarize/summarizer.ts';
 import { createTokenCounter, type TokenCounter } from '../tokens/token-counter.ts';
 import type { EngineContext } from './engine-context.ts';
-import { EngineEvents, type MemoryEngineEvent, type MemoryEngineEvents } from './engine-events.ts';
+import {
+  conditionErrorReporter,
+  EngineEvents,
+  type MemoryEngineEvent,
+  type MemoryEngineEvents,
+} from './engine-events.ts';
 import { createSession, type MemorySession } from './memory-session.ts';
 import { SessionState } from './session-state.ts';
 
@@ -121,7 +126,11 @@ export function createMemoryEngine(options: MemoryEngineOptions): MemoryEngine {
     newId: () => crypto.randomUUID(),
   };
   // Without a short-term strategy the whole conversation is sent, still made a valid prompt.
-  const configured = createShortTermStrategies(profile, counter);
+  const configured = createShortTermStrategies(
+    profile,
+    counter,
+    conditionErrorReporter(events, undefined, 'window'),
+  );
   const shortTerm =
     configured.length > 0
       ? configured

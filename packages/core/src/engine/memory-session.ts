@@ -7,6 +7,7 @@ import { selectionMessages, selectWindow } from '../strategies/short-term/short-
 import { withTokenCount } from '../tokens/token-counter.ts';
 import { compactSession } from './compact-session.ts';
 import type { EngineContext } from './engine-context.ts';
+import { conditionErrorReporter } from './engine-events.ts';
 import { eraseSession } from './erase-session.ts';
 import { forgetInKnowledgeBase, searchKnowledge } from './knowledge-index.ts';
 import { knowledgeMessage } from './knowledge-message.ts';
@@ -89,7 +90,12 @@ export function createSession(
 ): MemorySession {
   const id = state.id;
   const triggers = ctx.profile.longTerm.map(
-    (e) => new TriggerCounter(e.config, e.interactionConditions),
+    (e) =>
+      new TriggerCounter(
+        e.config,
+        e.interactionConditions,
+        conditionErrorReporter(ctx.events, id, 'trigger'),
+      ),
   );
   const collections = ctx.profile.longTerm.flatMap((e) =>
     e.config.long_term_memory_id === 'summarizer' && e.config.knowledge_base !== null
