@@ -162,6 +162,7 @@ if (only === undefined || only === 'tokens') {
       `Worst-case token counting, ${result.encoding}: countText on 1 MB, median of ${result.rounds} interleaved rounds`,
       result.rows.map((row) => ({
         text: row.kind,
+        counter: row.counter,
         bytes: row.bytes.toLocaleString('en-US'),
         tokens: row.tokens.toLocaleString('en-US'),
         median: fmtUs(row.medianMs * 1e3),

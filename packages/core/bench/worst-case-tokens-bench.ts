@@ -8,6 +8,7 @@ import {
 import { createTokenCounter, type TokenEncoding } from '../src/tokens/token-counter.ts';
 
 const MB = 1_000_000;
+const PLAIN = { disallowedSpecial: new Set<string>() };
 const apis = { o200k_base: o200k, cl100k_base: cl100k } as const;
 
 /** 1 MB (UTF-8) of generated conversation text: Zipf-distributed words, tool-call JSON. */
@@ -28,6 +29,8 @@ function prose(bytes: number): string {
 
 export interface WorstCaseRow {
   kind: string;
+  /** `countText`, or raw gpt-tokenizer `countTokens` for the references with separators. */
+  counter: 'mem' | 'gpt-tokenizer';
   bytes: number;
   tokens: number;
   medianMs: number;
@@ -54,6 +57,25 @@ export function benchWorstCaseTokens(encoding: TokenEncoding, rounds: number): W
     ['prose', prose(MB)],
     ...PATHOLOGICAL_KINDS.map((kind): [string, string] => [kind, pathologicalText(kind, MB)]),
   ];
+  // The same characters as dna and cjk, with separators (FASTA lines of 60; clauses of 12
+  // between full-width commas), counted by gpt-tokenizer itself: its cost on text that is not
+  // in its vocabulary, when no piece is long.
+  const references: Array<[string, string]> = [
+    [
+      'dna in 60-char lines',
+      pathologicalText('dna', MB)
+        .match(/.{1,60}/g)!
+        .join('\n'),
+    ],
+    [
+      'cjk in 12-char clauses',
+      pathologicalText('cjk', MB)
+        .match(/.{1,12}/g)!
+        .join('，'),
+    ],
+  ];
+  const isReference = new Set(references.map(([kind]) => kind));
+  texts.push(...references);
   const samples = new Map<string, number[]>(texts.map(([kind]) => [kind, []]));
   const tokens = new Map<string, number>();
   for (let r = 0; r < rounds; r++) {
@@ -61,7 +83,10 @@ export function benchWorstCaseTokens(encoding: TokenEncoding, rounds: number): W
       const [kind, text] = texts[(k + r) % texts.length]!;
       api.clearMergeCache();
       const t0 = now();
-      tokens.set(kind, counter.countText(text));
+      tokens.set(
+        kind,
+        isReference.has(kind) ? api.countTokens(text, PLAIN) : counter.countText(text),
+      );
       samples.get(kind)!.push(Number(now() - t0) / 1e6);
     }
   }
@@ -70,6 +95,7 @@ export function benchWorstCaseTokens(encoding: TokenEncoding, rounds: number): W
     const ms = samples.get(kind)!;
     return {
       kind,
+      counter: isReference.has(kind) ? ('gpt-tokenizer' as const) : ('mem' as const),
       bytes: Buffer.byteLength(text),
       tokens: tokens.get(kind)!,
       medianMs: median(ms),
@@ -81,6 +107,8 @@ export function benchWorstCaseTokens(encoding: TokenEncoding, rounds: number): W
     encoding,
     rounds,
     rows,
-    maxRatio: Math.max(...rows.map((row) => row.ratioToProse)),
+    maxRatio: Math.max(
+      ...rows.filter((row) => row.counter === 'mem').map((row) => row.ratioToProse),
+    ),
   };
 }
