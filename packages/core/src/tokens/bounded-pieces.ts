@@ -20,9 +20,10 @@
  *   nor a combining mark, ZWJ or variation selector from what precedes it.
  *
  * Only the sub-pieces of long pieces are an estimate: a cut can change the tokens next to it,
- * about one token per window. Measured against gpt-tokenizer: runs of one repeated unit exact;
- * DNA, hex, base64, random letters and unpunctuated CJK within 1 %; words glued together without
- * spaces within about 6 %. No merge loop runs on more than RUN_CHUNK_BYTES + WINDOW_BYTES bytes,
+ * about one token per window. Measured against gpt-tokenizer: runs of one repeated unit exact
+ * (a run glued to a word or symbol, `Nooooo…`, may be a token or two off); DNA, hex, base64,
+ * random letters and unpunctuated CJK within 1 %; words glued together without spaces within
+ * about 6 %. No merge loop runs on more than RUN_CHUNK_BYTES + WINDOW_BYTES bytes,
  * so counting is linear in the text's length.
  */
 
@@ -34,6 +35,7 @@ export const WINDOW_BYTES = 64;
 export const RUN_CHUNK_BYTES = 256;
 const MAX_PERIOD = 16;
 const PERIOD_SAMPLE = 32;
+const MAX_LEAD = 16;
 
 const LETTER = 1; // \p{L} or \p{M}: may continue a letter piece
 const OTHER = 2; // not a letter, number or whitespace (marks too): may continue a symbol piece
@@ -137,6 +139,11 @@ function windowEnd(text: string, at: number, end: number, maxBytes: number): num
   return cut > at ? cut : i;
 }
 
+const isAscii = (text: string, from: number, to: number): boolean => {
+  for (let i = from; i < to; i++) if (text.charCodeAt(i) >= 0x80) return false;
+  return true;
+};
+
 /**
  * Where to cut an ASCII run that repeats a unit: the last token boundary of a window at most
  * `chunk` code units in, so the cut never falls inside a token the vocabulary has for the run
@@ -150,8 +157,14 @@ function alignedCut(
   chunk: number,
   tokenLengths: (ascii: string) => number[],
   memo: Map<string, number>,
+  fallback: number,
 ): number {
-  const window = text.slice(at, Math.min(runEnd, at + chunk + WINDOW_BYTES));
+  // The window stops before a non-ASCII tail (`=====𳑺`); without enough ASCII, cut by period.
+  let end = at;
+  const limit = Math.min(runEnd, at + chunk + WINDOW_BYTES);
+  while (end < limit && text.charCodeAt(end) < 0x80) end++;
+  if (end - at <= chunk) return fallback;
+  const window = text.slice(at, end);
   let cut = memo.get(window);
   if (cut === undefined) {
     cut = 0;
@@ -167,11 +180,6 @@ function alignedCut(
   return at + cut;
 }
 
-const isAscii = (text: string, from: number, to: number): boolean => {
-  for (let i = from; i < to; i++) if (text.charCodeAt(i) >= 0x80) return false;
-  return true;
-};
-
 /** Hands a long piece `text[from, to)` to `emit` as bounded sub-pieces. */
 function splitLongPiece(
   text: string,
@@ -183,22 +191,41 @@ function splitLongPiece(
   const memo = new Map<string, number>();
   let i = from;
   while (i < to) {
-    const p = periodAt(text, i, to);
+    let p = periodAt(text, i, to);
+    // A piece may open with a few other code units (` =====`, ` Aaaaa`, `👍🏽====`): they go
+    // with the first chunk.
+    let lead = 0;
+    for (let l = 1; p === 0 && i === from && l <= MAX_LEAD; l++) {
+      if (isHigh(text.charCodeAt(i + l - 1)) && isLow(text.charCodeAt(i + l))) continue;
+      p = periodAt(text, i + l, to);
+      if (p > 0) lead = l;
+    }
     if (p > 0) {
-      let j = i + p;
+      const start = i + lead;
+      let j = start + p;
       while (j < to && text.charCodeAt(j) === text.charCodeAt(j - p)) j++;
-      const runEnd = i + Math.floor((j - i) / p) * p;
-      const chunk = p * Math.max(1, Math.floor(RUN_CHUNK_BYTES / utf8Length(text, i, i + p)));
-      const ascii = isAscii(text, i, i + p);
-      while (runEnd - i > chunk) {
-        const cut = ascii ? alignedCut(text, i, runEnd, chunk, tokenLengths, memo) : i + chunk;
+      const runEnd = start + Math.floor((j - start) / p) * p;
+      // A short tail (the `\n` a symbol piece ends with, a partial unit) stays with the last chunk;
+      // cuts stay inside the run.
+      const lastEnd = utf8Length(text, runEnd, to) <= WINDOW_BYTES ? to : runEnd;
+      const unitBytes = utf8Length(text, start, start + p);
+      const chunk = p * Math.max(1, Math.floor(RUN_CHUNK_BYTES / unitBytes));
+      const ascii = isAscii(text, start, start + p);
+      if (ascii && i < start && !isAscii(text, i, start)) {
+        // A non-ASCII lead alone, so the ASCII run can be cut on its token boundaries.
+        emit(text.slice(i, start));
+        i = start;
+      }
+      while (runEnd - i > chunk + lead) {
+        const periodic = Math.max(i, start) + chunk;
+        const cut = ascii
+          ? alignedCut(text, i, lastEnd, chunk, tokenLengths, memo, periodic)
+          : periodic;
         emit(text.slice(i, cut));
         i = cut;
       }
-      if (runEnd > i) {
-        emit(text.slice(i, runEnd));
-        i = runEnd;
-      }
+      emit(text.slice(i, lastEnd));
+      i = lastEnd;
       continue;
     }
     const end = windowEnd(text, i, to, WINDOW_BYTES);

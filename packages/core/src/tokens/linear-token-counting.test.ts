@@ -81,6 +81,27 @@ describe('token counting stays near-linear on any input (issue 10, case 5)', () 
       );
     });
 
+    it(`${encoding}: counts the text around a long run exactly (property)`, () => {
+      // A long run sends the whole text down the cutting path; the text before and after it must
+      // still get gpt-tokenizer's tokens (runs of one repeated unit are cut exactly too; a run
+      // glued to a word, `Nooooo…`, is an estimate: see the next property).
+      const around = fc.tuple(
+        normalText,
+        fc.constantFrom('\n', ' \n', '\n\n', '\t\n'),
+        fc.constantFrom('=', 'a', '-=', '😀', '\0'),
+        fc.integer({ min: 200, max: 1_200 }),
+        fc.constantFrom('\n', ' ', '. ', ''),
+        normalText,
+      );
+      fc.assert(
+        fc.property(around, ([before, open, unit, times, close, after]) => {
+          const text = before + open + unit.repeat(times) + close + after;
+          expect(counter.encode!(text)).toEqual(api.encode(text, PLAIN));
+        }),
+        { numRuns: 100 },
+      );
+    });
+
     it(`${encoding}: keeps encode, decode and countText consistent on text with long runs (property)`, () => {
       const run = fc
         .tuple(
