@@ -230,6 +230,7 @@ export type {
   SummaryRecord,
 } from './store/store-spec.ts';
 export { STORE_SPECIFICATION_VERSION } from './store/store-spec.ts';
+export { isStoredMessageShape, isSummaryRecordShape } from './store/stored-shape.ts';
 export {
   assertValidNamespace,
   assertValidSessionId,

@@ -1,5 +1,7 @@
 import {
   type AppendResult,
+  isStoredMessageShape,
+  isSummaryRecordShape,
   MemStoreError,
   parseSessionSnapshot,
   type SessionInfo,
@@ -20,26 +22,11 @@ function corrupt(what: string, cause?: unknown): MemStoreError {
   );
 }
 
-const ROLES = new Set(['system', 'user', 'assistant', 'tool']);
-
-/**
- * A parsed member is trusted as a StoredMessage when its shape holds: every member was checked
- * with core's parsers when it was written, so reading back only guards against data that this
- * store did not write (a cheap structural check instead of re-running the full schema).
- */
+/** A parsed member with its seq, as core's read-back shape check and a positive seq allow. */
 function isStoredMessage(value: unknown): value is StoredMessage {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const m = value as Record<string, unknown>;
-  return (
-    Number.isSafeInteger(m.seq) &&
-    (m.seq as number) >= 1 &&
-    typeof m.id === 'string' &&
-    typeof m.role === 'string' &&
-    ROLES.has(m.role) &&
-    Number.isSafeInteger(m.tokenCount) &&
-    (m.tokenCount as number) >= 0 &&
-    typeof m.createdAt === 'number'
-  );
+  if (!isStoredMessageShape(value)) return false;
+  const { seq } = value as { seq?: unknown };
+  return Number.isSafeInteger(seq) && (seq as number) >= 1;
 }
 
 /**
@@ -101,11 +88,11 @@ export function decodeAppendRecord(text: unknown, duplicate: boolean): AppendRes
 }
 
 export function decodeRecords(texts: readonly unknown[]): SummaryRecord[] {
-  try {
-    return texts.map((text) => JSON.parse(String(text)) as SummaryRecord);
-  } catch (error) {
-    throw corrupt('a summary record', error);
-  }
+  return texts.map((text) => {
+    const record = parse(text, 'a summary record');
+    if (!isSummaryRecordShape(record)) throw corrupt('a summary record');
+    return record;
+  });
 }
 
 /** The fields of the meta hash that make up SessionInfo, in the order `decodeInfoFields` takes. */

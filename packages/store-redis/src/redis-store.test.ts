@@ -245,3 +245,50 @@ async function keysOnCluster(cluster: Cluster, pattern: string): Promise<string[
   }
   return out;
 }
+
+describe('data read back that this store did not write', () => {
+  it('is a MemStoreError, never returned: a message or summary record of the wrong shape', async () => {
+    const prefix = fresh();
+    const store = createRedisStore({ url, prefix });
+    const client = new Redis(url);
+    try {
+      await store.append('s', [message('a', 'a'), message('b', 'b')], { idempotencyKey: 'k' });
+      const summary = {
+        id: 'sum',
+        role: 'system' as const,
+        content: 'a and b',
+        createdAt: 1_700_000_000_000,
+        tokenCount: 3,
+        metadata: { kind: 'summary' },
+      };
+      await store.compact('s', {
+        expectedEpoch: 0,
+        throughSeq: 1,
+        summary,
+        record: {
+          id: 'sum',
+          originalMessageIds: ['a'],
+          fromSeq: 1,
+          throughSeq: 1,
+          originalTokenCount: 2,
+          tokenCount: 3,
+          compressionRatio: 2 / 3,
+          timeRange: { start: 1_700_000_000_000, end: 1_700_000_000_000 },
+          createdAt: 1_700_000_000_000,
+        },
+      });
+      expect((await store.summaries('s')).map((r) => r.id)).toStrictEqual(['sum']);
+      const [, active, records] = sessionKeys(prefix, 'default', 's');
+      // Fields are the JSON of the id.
+      await client.hset(records as string, '"sum"', JSON.stringify({ id: 'sum', fromSeq: 'one' }));
+      await expect(store.summaries('s')).rejects.toMatchObject({ code: 'MEM_STORE' });
+      await client.zadd(active as string, 9, JSON.stringify({ foo: 1 }));
+      const error = await store.read('s').catch((e: unknown) => e);
+      expect(MemError.isInstance(error) && error.code).toBe('MEM_STORE');
+      expect((error as Error).message).toContain('corrupt');
+    } finally {
+      await store.close();
+      client.disconnect();
+    }
+  });
+});

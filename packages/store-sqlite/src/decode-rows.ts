@@ -1,4 +1,10 @@
-import { MemStoreError, type StoredMessage, type SummaryRecord } from '@mem/core';
+import {
+  isStoredMessageShape,
+  isSummaryRecordShape,
+  MemStoreError,
+  type StoredMessage,
+  type SummaryRecord,
+} from '@mem/core';
 
 /*
  * Rows read back are checked at this boundary: every row was checked with core's parsers when
@@ -6,19 +12,17 @@ import { MemStoreError, type StoredMessage, type SummaryRecord } from '@mem/core
  * structural check, not the full schema). A row that fails is a MemStoreError, never returned.
  */
 
-const ROLES = new Set(['system', 'user', 'assistant', 'tool']);
-
 /** An active or archived message row as a StoredMessage. @throws MemStoreError when corrupt. */
 export function storedOf(row: { seq: number; json: string }, sessionId: string): StoredMessage {
   const value = parse(row.json, sessionId, `message seq ${row.seq}`);
-  if (!isMessage(value)) throw corrupt(sessionId, `message seq ${row.seq}`);
+  if (!isStoredMessageShape(value)) throw corrupt(sessionId, `message seq ${row.seq}`);
   return { ...value, seq: row.seq };
 }
 
 /** A summary record row. @throws MemStoreError when corrupt. */
 export function recordOf(json: string, sessionId: string): SummaryRecord {
   const value = parse(json, sessionId, 'summary record');
-  if (!isRecord(value)) throw corrupt(sessionId, 'summary record');
+  if (!isSummaryRecordShape(value)) throw corrupt(sessionId, 'summary record');
   return value;
 }
 
@@ -34,38 +38,5 @@ function corrupt(sessionId: string, what: string, cause?: unknown): MemStoreErro
   return new MemStoreError(
     `[mem/sqlite] a ${what} of session ${JSON.stringify(sessionId)} read back from the database is corrupt (not what this store writes); restore the session from an export or clear it.`,
     cause === undefined ? {} : { cause },
-  );
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-const isCount = (value: unknown): boolean => Number.isSafeInteger(value) && (value as number) >= 0;
-
-function isMessage(value: unknown): value is Omit<StoredMessage, 'seq'> {
-  return (
-    isObject(value) &&
-    typeof value.id === 'string' &&
-    typeof value.role === 'string' &&
-    ROLES.has(value.role) &&
-    isCount(value.tokenCount) &&
-    typeof value.createdAt === 'number' &&
-    (typeof value.content === 'string' || Array.isArray(value.content) || value.content === null)
-  );
-}
-
-function isRecord(value: unknown): value is SummaryRecord {
-  return (
-    isObject(value) &&
-    typeof value.id === 'string' &&
-    Array.isArray(value.originalMessageIds) &&
-    value.originalMessageIds.every((id) => typeof id === 'string') &&
-    isCount(value.fromSeq) &&
-    isCount(value.throughSeq) &&
-    isCount(value.originalTokenCount) &&
-    isCount(value.tokenCount) &&
-    typeof value.createdAt === 'number' &&
-    isObject(value.timeRange)
   );
 }
