@@ -1,5 +1,6 @@
 export type { CompiledCondition } from './conditions/compile-condition.ts';
 export { compileCondition, compileConditions } from './conditions/compile-condition.ts';
+export type { ConditionCost } from './conditions/condition-budget.ts';
 export { CONDITION_LIMITS } from './conditions/condition-environment.ts';
 export type { ConditionValue } from './conditions/condition-value.ts';
 export type {

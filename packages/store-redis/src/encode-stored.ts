@@ -9,8 +9,8 @@ import {
 export const IDEMPOTENCY_WINDOW = 1024;
 
 /**
- * An id as Redis stores it (set members, hash fields, list items): its JSON text. JSON escapes
- * lone surrogates, which UTF-8 encoding would turn into U+FFFD and so make distinct ids collide.
+ * An id as Redis stores it (set members, hash fields, list items): its JSON text, so no id can
+ * be mistaken for another field's text (ids are well-formed Unicode: core rejects the rest).
  */
 export function idKey(id: string): string {
   return JSON.stringify(id);

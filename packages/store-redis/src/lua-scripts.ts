@@ -26,8 +26,9 @@ const TRIM_SLACK = 128;
  * HSET; keys beyond the window are dropped TRIM_SLACK + 1 at a time (O(1) per append amortized).
  *
  * Times are passed as strings and stored as given, so Lua never reformats a large number.
- * Message and summary ids are stored as their JSON text (`idKey`), so ids that are not
- * well-formed UTF-16 (lone surrogates) still map to distinct, exact Redis strings.
+ * Message and summary ids are stored as their JSON text (`idKey`). Core's shared checks reject
+ * ids and idempotency keys that are not well-formed Unicode (lone surrogates), which Redis's
+ * UTF-8 strings could not hold exactly.
  * An active message is stored as its own JSON (unique: it holds the id) with its seq as the
  * score, so no script builds message text; reads take WITHSCORES. Archived messages (in the
  * archive hash) are JSON with `"seq":N` as the last field.

@@ -226,6 +226,7 @@ describe('evaluate failures become MemConditionError', () => {
       messageId: 'u1',
     });
     expect(error.message).toContain('No such key: missing');
+    expect(error.message).toContain('Guard optional fields with has(');
     expect(error.message).toContain(PATH);
     expect(error.cause).toBeInstanceOf(Error);
     expect(MemError.hasCode(error, 'MEM_CONDITION')).toBe(true);
@@ -249,6 +250,10 @@ describe('evaluate failures become MemConditionError', () => {
       'overflow',
     );
     expect(conditionError('int(message.content) > 0').message).toContain('failed');
+    // The has() advice is for missing keys only.
+    expect(conditionError('message.tokenCount * 9223372036854775807 > 0').message).not.toContain(
+      'has(',
+    );
   });
 
   it('on metadata too large to convert', () => {

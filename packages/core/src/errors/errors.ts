@@ -37,8 +37,10 @@ export class MemConditionError extends MemError {
     const on = init.messageId === undefined ? '' : ` on message ${JSON.stringify(init.messageId)}`;
     super(
       'MEM_CONDITION',
-      `[mem/core] condition ${init.path} (${JSON.stringify(init.expression)}) failed${on}: ${init.reason}. ` +
-        'Guard optional fields with has(...), e.g. has(message.metadata.x) && message.metadata.x == 1.',
+      `[mem/core] condition ${init.path} (${JSON.stringify(init.expression)}) failed${on}: ${init.reason}.` +
+        (/no such key|undefined|not found/i.test(init.reason)
+          ? ' Guard optional fields with has(...), e.g. has(message.metadata.x) && message.metadata.x == 1.'
+          : ''),
       options,
     );
     this.name = 'MemConditionError';
