@@ -11,7 +11,7 @@ import type { MessageRow, SessionRef, Statements } from './statements.ts';
 
 /*
  * The changes that rewrite a session's prefix (and so bump its epoch): compaction, erasure and
- * FLUSH. Each runs inside the operation's transaction: a throw rolls everything back.
+ * replace. Each runs inside the operation's transaction: a throw rolls everything back.
  */
 
 /** The active prefix `seq <= throughSeq`, which must hold a message and end inside the log. */
@@ -115,7 +115,7 @@ export function eraseSession(
   return { version: head.version, epoch: head.epoch, erasedCount: erased.length };
 }
 
-/** FLUSH: the session becomes exactly `messages` (checked, ids unique), numbered after lastSeq. */
+/** Replace: the session becomes exactly `messages` (checked, ids unique), numbered after lastSeq. */
 export function replaceSession(
   st: Statements,
   ref: SessionRef,

@@ -95,7 +95,7 @@ export function prepareStatements(db: Database) {
         for (const statement of deleteData) statement.run(s);
       },
     },
-    /** Active messages, archive and summaries; the idempotency keys stay (FLUSH keeps them). */
+    /** Active messages, archive and summaries; the idempotency keys stay (a replace keeps them). */
     deleteHistory: {
       run: (s: number) => {
         for (const statement of deleteHistory) statement.run(s);

@@ -12,9 +12,9 @@ import {
 import { useStores } from './harness.ts';
 import type { StoreFactory, StoreSuiteOptions } from './suite-options.ts';
 
-/** Replace (FLUSH): the session becomes exactly the given conversation. */
+/** Replace: the session becomes exactly the given conversation. */
 export function replaceTests(createStore: StoreFactory, options: StoreSuiteOptions = {}): void {
-  describe('replace (FLUSH)', () => {
+  describe('replace', () => {
     const stores = useStores(createStore, options);
 
     it('replaces the active messages, drops archive and summaries, numbers after lastSeq', async () => {

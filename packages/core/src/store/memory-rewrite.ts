@@ -12,7 +12,7 @@ import type {
 
 /*
  * The changes that rewrite a session's prefix (and so bump its epoch): compaction, erasure and
- * FLUSH. Like every session function, each throws before changing anything or applies it all.
+ * replace. Like every session function, each throws before changing anything or applies it all.
  */
 
 /**
@@ -97,7 +97,7 @@ export function eraseSession(
   return { version: s.version, epoch: s.epoch, erasedCount: erased.length };
 }
 
-/** FLUSH: the session becomes exactly `messages` (checked, ids unique), numbered after lastSeq. */
+/** Replace: the session becomes exactly `messages` (checked, ids unique), numbered after lastSeq. */
 export function replaceSession(
   s: SessionState,
   messages: readonly CountedMessage[],

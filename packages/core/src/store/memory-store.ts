@@ -56,7 +56,7 @@ const DEFAULT_LIST_LIMIT = 100;
  *   ratio and times are stored as given. An earlier summary in the prefix is archived like any
  *   message and its record stays readable. Erase deletes the prefix for good (`erasedCount`
  *   counts active messages), and with an erased summary its archived originals and record.
- * - `replace` (FLUSH) makes the session exactly the given messages (may be empty), numbered after
+ * - `replace` makes the session exactly the given messages (may be empty), numbered after
  *   `lastSeq`, and drops archive and summaries; `expectedVersion` makes it a compare-and-swap.
  * - `clear` removes all data but keeps the counters (version + 1, epoch + 1, lastSeq) until the
  *   TTL ends (without a TTL, for good), so a compaction, erase or replace planned before the

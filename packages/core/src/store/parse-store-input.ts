@@ -139,7 +139,7 @@ function checkKeepSeqs(keepSeqs: readonly number[] | undefined, throughSeq: numb
   }
 }
 
-/** Checks a FLUSH: the messages may be empty (the session is then emptied, not removed). */
+/** Checks a `replace`: the messages may be empty (the session is then emptied, not removed). */
 export function parseReplaceInput(input: unknown): ReplaceInput {
   const parsed = parseWith(replaceInputSchema, input, '');
   const messages = parseCountedMessages((input as { messages: unknown }).messages, {
