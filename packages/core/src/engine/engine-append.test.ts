@@ -27,6 +27,19 @@ describe('engine append: what the store holds', () => {
     expect(context.messages.map((m) => m.content)).toEqual(['first']);
   });
 
+  it('an idempotency key that is not well-formed Unicode is refused, never a silent duplicate', async () => {
+    const engine = createMemoryEngine({ profile: { short_term_memory_strategy: [window] } });
+    const session = engine.session('s');
+    // The first halves of two different emoji: a UTF-8 store would see both as U+FFFD.
+    const first = await session
+      .append({ role: 'user', content: 'a' }, { idempotencyKey: '\ud83d' })
+      .catch((e: unknown) => e);
+    expect(first).toBeInstanceOf(MemValidationError);
+    expect((first as MemValidationError).field).toBe('idempotencyKey');
+    await session.append({ role: 'user', content: 'b' }, { idempotencyKey: '\ud83d\ude00' });
+    expect((await session.messages()).map((m) => m.content)).toEqual(['b']);
+  });
+
   it('a new key returns the stored messages, not a duplicate', async () => {
     const engine = createMemoryEngine({ profile: { short_term_memory_strategy: [window] } });
     const out = await engine.session('s').append([
