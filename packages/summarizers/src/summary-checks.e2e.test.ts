@@ -123,6 +123,10 @@ describe.each(providers)('error text as the summary, through $name', ({ model })
       expect(events.compacted.length).toBeGreaterThanOrEqual(1);
       expect(events.compacted.map((c) => c.source)).toEqual(events.compacted.map(() => 'fallback'));
       expect(events['summarizer:fallback']).toHaveLength(events.compacted.length);
+      // The error says what was wrong with the reply: unusable, not malformed JSON.
+      const error = (events['summarizer:fallback'][0]?.error as Error & { cause?: unknown })?.cause;
+      expect(String((error as Error | undefined)?.message)).toContain('was unusable');
+      expect(String((error as Error | undefined)?.message)).not.toContain('JSON instructions');
       expect(summaries).toHaveLength(1);
       for (const text of summaries) {
         expect(text).not.toContain(reply);

@@ -22,6 +22,7 @@ import {
   parseDensifyReply,
   parseInitialReply,
   parseStepsReply,
+  UnusableSummaryError,
 } from './cod-reply.ts';
 import { codSystemPrompt } from './cod-system-prompt.ts';
 
@@ -79,10 +80,13 @@ async function attempt<T>(
     if (parsed.ok) return parsed.value;
     last = parsed.error;
   }
+  const unusable = last instanceof UnusableSummaryError;
   throw new MalformedReplyError(
-    `[mem/summarizers] Chain of Density ${what}: the reply of ${run.config.model.id} was malformed ` +
-      `after ${attempts} attempt${attempts === 1 ? '' : 's'} (${last?.message}). ` +
-      'Use a model that follows JSON instructions, or raise maxOutputTokens if replies are truncated.',
+    `[mem/summarizers] Chain of Density ${what}: the reply of ${run.config.model.id} was ` +
+      `${unusable ? 'unusable' : 'malformed'} after ${attempts} attempt${attempts === 1 ? '' : 's'} (${last?.message}). ` +
+      (unusable
+        ? 'Nothing of it is stored. If it reads like an error, check the provider, the key and the endpoint.'
+        : 'Use a model that follows JSON instructions, or raise maxOutputTokens if replies are truncated.'),
     { cause: last },
   );
 }

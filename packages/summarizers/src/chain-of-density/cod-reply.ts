@@ -71,8 +71,13 @@ function checkedSummary(text: string, source: SummarySource | undefined): string
   const summary = cleanSummary(text);
   if (summary.length === 0) return new Error('the summary is empty');
   const check = checkSummary(summary, source === undefined ? {} : { source });
-  return check.usable ? check.text : new Error(`the summary is unusable: it ${check.reason}`);
+  return check.usable
+    ? check.text
+    : new UnusableSummaryError(`the summary is unusable: it ${check.reason}`);
 }
+
+/** The reply parsed, but its summary failed core's `checkSummary` (error text, a key, off topic). */
+export class UnusableSummaryError extends Error {}
 
 function parseWith<S extends z.ZodType>(
   response: ChatResponse,
