@@ -5,7 +5,8 @@ import { MAX_JSON_DEPTH } from './store-limits.ts';
  * Deep-copies a value that must survive a JSON round trip unchanged, and rejects anything that
  * would not: `undefined` in arrays, non-finite numbers, bigints, functions, symbols, class
  * instances (Date, Map, ...), sparse arrays, cycles, and objects or arrays nested more than
- * `MAX_JSON_DEPTH` levels below `value` (which is level 0). `undefined` object properties are
+ * `MAX_JSON_DEPTH` levels below a message (`value` is at `level`, default 0: metadata alone is
+ * level 1, as inside its message). `undefined` object properties are
  * dropped, as `JSON.stringify` drops them. Own `__proto__` keys are kept as data.
  *
  * Stores use it so that what the in-memory store returns is exactly what a durable store (which
@@ -13,8 +14,8 @@ import { MAX_JSON_DEPTH } from './store-limits.ts';
  *
  * @throws MemValidationError naming the first bad path, e.g. `messages[0].metadata.when`.
  */
-export function cloneJsonValue<T>(value: T, path: string): T {
-  return cloneAt(value, path, new Set(), 0) as T;
+export function cloneJsonValue<T>(value: T, path: string, level = 0): T {
+  return cloneAt(value, path, new Set(), level) as T;
 }
 
 /** Deep-copies data that is already known to be JSON-safe (read results). */

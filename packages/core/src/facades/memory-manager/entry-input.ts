@@ -54,7 +54,7 @@ function ownMetadata(
       '[mem/core] MemoryManager: metadata must be a plain object of JSON values.',
     );
   }
-  const copy = cloneJsonValue(metadata, 'metadata');
+  const copy = cloneJsonValue(metadata, 'metadata', 1);
   for (const key of RESERVED_METADATA_KEYS[type]) delete copy[key];
   return copy;
 }

@@ -89,7 +89,7 @@ function checkEntry(e: MemoryEntry, raw: unknown, at: string, issues: Issue[]): 
   if (raw !== undefined) {
     try {
       // From the raw input: zod's copy would turn a `__proto__` key into a prototype.
-      e.metadata = cloneJsonValue(raw as Record<string, unknown>, `${at}.metadata`);
+      e.metadata = cloneJsonValue(raw as Record<string, unknown>, `${at}.metadata`, 1);
     } catch (error) {
       if (!MemError.isInstance(error)) throw error;
       issues.push({ path: (error as MemValidationError).field, message: error.message });

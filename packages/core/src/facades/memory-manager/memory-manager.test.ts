@@ -345,3 +345,23 @@ describe('MemoryManager events', () => {
     expect(isValidPrompt(stored.messages)).toBe(false); // history keeps everything; the prompt does not
   });
 });
+
+describe('MemoryManager metadata depth', () => {
+  const nest = (levels: number): Record<string, unknown> => {
+    let value: Record<string, unknown> = { leaf: 1 };
+    for (let i = 1; i < levels; i++) value = { a: value };
+    return value;
+  };
+
+  it('takes what the store takes (64 levels below the entry) and names the path of one more', async () => {
+    const memory = manual();
+    // metadata is level 1 of a stored message: 64 nested objects, metadata included, reach 64.
+    await memory.addUserMessage('s', 'deep', { metadata: nest(64) });
+    const error = await memory
+      .addUserMessage('s', 'deeper', { metadata: nest(65) })
+      .catch((e: unknown) => e);
+    expect(MemError.hasCode(error, 'MEM_VALIDATION')).toBe(true);
+    expect((error as Error).message).toMatch(/^\[mem\/store\] metadata\.a\.a/);
+    expect((await memory.getActiveEntries('s')).map((e) => e.content)).toEqual(['deep']);
+  });
+});
