@@ -16,6 +16,8 @@ export interface BackendOptions {
   store: StoreKind;
   /** SQLite file (default: a fresh file in a temporary directory, removed on close). */
   sqlitePath?: string;
+  /** Where that temporary directory is made (default: the OS's). */
+  tempRoot?: string;
   /** Required for `redis`. */
   redisUrl?: string;
 }
@@ -72,7 +74,7 @@ export async function openBackend(options: BackendOptions): Promise<Backend> {
     return { store, knowledgeBase, location: url, close: () => closeAll(store, knowledgeBase) };
   }
   const dir =
-    options.sqlitePath === undefined ? await mkdtemp(join(tmpdir(), 'mem-playground-')) : undefined;
+    options.sqlitePath === undefined ? await mkdtemp(join(options.tempRoot ?? tmpdir(), 'mem-playground-')) : undefined;
   const path = options.sqlitePath ?? join(dir!, 'replay.sqlite');
   const store = createSqliteStore({ path });
   const knowledgeBase = createSqliteKnowledgeBase({ path });

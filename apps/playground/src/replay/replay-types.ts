@@ -20,6 +20,8 @@ export interface ReplayOptions {
   store: StoreKind;
   /** SQLite file (default: a fresh file in a temporary directory). */
   sqlitePath?: string;
+  /** Where that temporary directory is made (default: the OS's). */
+  tempRoot?: string;
   /** Required for `store: 'redis'`. */
   redisUrl?: string;
   /** Called after each turn. */

@@ -29,6 +29,7 @@ export async function replayKeepingSession(options: ReplayOptions): Promise<Live
     profile: options.profile,
     store: options.store,
     ...(options.sqlitePath === undefined ? {} : { sqlitePath: options.sqlitePath }),
+    ...(options.tempRoot === undefined ? {} : { tempRoot: options.tempRoot }),
     ...(options.redisUrl === undefined ? {} : { redisUrl: options.redisUrl }),
     sessionId: slugify(conversation.title),
   });

@@ -1,4 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PRESETS } from '../replay/presets.ts';
 import { type PlaygroundServer, startPlaygroundServer } from './main.ts';
 
@@ -151,5 +154,45 @@ describe('replay memory limit', () => {
     expect(body.error).toMatch(/more than the playground's limit of 96 MB/);
     const next = await call(server, '/api/replay', { profile: combined, store: 'memory' });
     expect(next.status).toBe(200);
+  }, 300_000);
+});
+
+describe('a replay worker that is ended mid-replay', () => {
+  let server: PlaygroundServer;
+  const root = mkdtempSync(join(tmpdir(), 'playground-bounds-'));
+  const previousTmp = process.env.TMPDIR;
+  beforeAll(async () => {
+    process.env.TMPDIR = root; // the runner makes the worker's directory here
+    server = await startPlaygroundServer({ env: {}, limits: { memoryLimitMb: 64 } });
+  });
+  afterAll(async () => {
+    await server.close();
+    if (previousTmp === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = previousTmp;
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('leaves no SQLite files behind when the worker is ended (out of memory)', async () => {
+    const profile = {
+      long_term_memory_strategy: [
+        {
+          long_term_memory_id: 'summarizer',
+          interaction_threshold_qty: 1,
+          knowledge_base: { collection_id: 'session-summaries' },
+          text_splitter: { chunk_size: 16, chunk_overlap: 8 },
+        },
+      ],
+    };
+    const { status, body } = await call(
+      server,
+      '/api/replay',
+      { profile, store: 'sqlite', conversation: 'generated', turns: 10_000 },
+      AbortSignal.timeout(240_000),
+    );
+    expect(status).toBe(422);
+    expect(body.limit).toBe('memory');
+    // (tsx keeps its compile cache in the temporary directory too.)
+    const ours = () => readdirSync(root).filter((name) => name.startsWith('mem-playground'));
+    await vi.waitFor(() => expect(ours()).toEqual([]), { timeout: 5_000 });
   }, 300_000);
 });

@@ -6,6 +6,9 @@
  * first by asking (the worker stops before its next turn and closes its store), then, if a single
  * turn does not end within a few seconds, by terminating the worker (a new one starts on demand).
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { HttpError } from './http-json.ts';
 import type { ReplayLimits } from './replay-limits.ts';
@@ -45,8 +48,11 @@ export function createReplayRunner(limits: ReplayLimits) {
   let closed = false;
 
   const start = (): Worker => {
+    // The worker's SQLite files live here; removed when the worker ends, even when it was
+    // terminated mid-turn and could not close its store.
+    const tempRoot = mkdtempSync(join(tmpdir(), 'mem-playground-worker-'));
     const w = new Worker(BOOT, {
-      workerData: { stop },
+      workerData: { stop, tempRoot },
       execArgv: ['--conditions=@mem/source'],
       resourceLimits: { maxOldGenerationSizeMb: limits.memoryLimitMb },
     });
@@ -64,6 +70,7 @@ export function createReplayRunner(limits: ReplayLimits) {
       else failAll(error);
     });
     w.on('exit', () => {
+      rmSync(tempRoot, { recursive: true, force: true });
       if (worker === w) worker = undefined;
       failAll(new WorkerGone(outOfMemory));
     });

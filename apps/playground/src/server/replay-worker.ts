@@ -17,7 +17,8 @@ import type { WorkerReply, WorkerRequest } from './replay-worker-protocol.ts';
 const port = parentPort;
 if (port === null)
   throw new Error('[mem/playground] replay-worker.ts runs as a worker thread only.');
-const stop = new Int32Array((workerData as { stop: SharedArrayBuffer }).stop);
+const { stop: stopBuffer, tempRoot } = workerData as { stop: SharedArrayBuffer; tempRoot: string };
+const stop = new Int32Array(stopBuffer);
 const conversations = createConversationCache();
 let current: LiveReplay | undefined;
 let queue: Promise<unknown> = Promise.resolve();
@@ -56,6 +57,7 @@ const handlers = {
         conversation,
         profile: args.profile,
         store: args.store,
+        tempRoot,
         ...(args.redisUrl ? { redisUrl: args.redisUrl } : {}),
         signal: controller.signal,
         onProgress(done, total) {
