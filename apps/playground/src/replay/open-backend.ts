@@ -74,7 +74,9 @@ export async function openBackend(options: BackendOptions): Promise<Backend> {
     return { store, knowledgeBase, location: url, close: () => closeAll(store, knowledgeBase) };
   }
   const dir =
-    options.sqlitePath === undefined ? await mkdtemp(join(options.tempRoot ?? tmpdir(), 'mem-playground-')) : undefined;
+    options.sqlitePath === undefined
+      ? await mkdtemp(join(options.tempRoot ?? tmpdir(), 'mem-playground-'))
+      : undefined;
   const path = options.sqlitePath ?? join(dir!, 'replay.sqlite');
   const store = createSqliteStore({ path });
   const knowledgeBase = createSqliteKnowledgeBase({ path });
