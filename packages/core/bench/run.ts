@@ -19,7 +19,9 @@ import { benchWorstCaseTokens } from './worst-case-tokens-bench.ts';
  * - engine: append a turn + build the context on a 10,000-interaction session, summarizer
  *   profile with a knowledge base vs the plain window; extractive summary of 100k tokens.
  * - tokens: worst-case token counting, 1 MB of text without separators vs 1 MB of prose.
- * `--quick` shrinks the sizes; `--only=window|engine|tokens` runs one part.
+ * - conditions: CEL conditions on 1 MB messages and at their work budget (condition-bench.ts,
+ *   which prints its own table and JSON line).
+ * `--quick` shrinks the sizes; `--only=window|engine|tokens|conditions` runs one part.
  */
 const quick = process.argv.includes('--quick');
 const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
@@ -182,3 +184,4 @@ if (only === undefined || only === 'tokens') {
   out.worstCaseTokens = results;
 }
 console.log(JSON.stringify(out));
+if (only === undefined || only === 'conditions') await import('./condition-bench.ts');
