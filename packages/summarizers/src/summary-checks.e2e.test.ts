@@ -10,6 +10,8 @@ import {
 } from '@mem/core';
 import OpenAI from 'openai';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+// Core's fixture (core does not publish its fixtures; the bundled example is read the same way).
+import { PROVIDER_ERROR_REPLIES } from '../../core/src/summarize/__fixtures__/provider-error-replies.ts';
 import { type ProviderServer, startProviderServer } from './__fixtures__/provider-server.ts';
 import { anthropicChatModel } from './anthropic.ts';
 import { fakeCodLlm } from './chain-of-density/__fixtures__/fake-cod-llm.ts';
@@ -29,20 +31,6 @@ beforeAll(async () => {
 });
 afterEach(() => server.reset());
 afterAll(() => server.close());
-
-const ERROR_REPLIES = [
-  'fetch failed',
-  'Request failed with status code 500',
-  '{"detail":"Internal Server Error"}',
-  'The server had an error while processing your request. Sorry about that!',
-  'HTTP 502 Bad Gateway',
-  'Connection error.',
-  'Incorrect API key provided: sk-proj-Ab12************************************wXyZ. You can find your API key at https://platform.openai.com/account/api-keys.',
-  'upstream connect error or disconnect/reset before headers. reset reason: connection failure',
-  'connect ECONNREFUSED 127.0.0.1:11434',
-  'Failed to fetch',
-  'The service is temporarily unavailable',
-];
 
 const PROFILE = {
   short_term_memory_strategy: [{ memory_strategy_id: 'max_tokens', memory_max_tokens: 6000 }],
@@ -114,7 +102,7 @@ async function run(model: ChatModel) {
 }
 
 describe.each(providers)('error text as the summary, through $name', ({ model }) => {
-  it.each(ERROR_REPLIES)(
+  it.each(PROVIDER_ERROR_REPLIES)(
     '%s: the extractive fallback runs, nothing of it is stored',
     async (reply) => {
       server.respondWith(() => codReply(reply));

@@ -125,6 +125,18 @@ describe('replay limits', () => {
   });
 });
 
+/** Summarizes and indexes tiny chunks every turn: the worker's heap grows until its limit. */
+const INDEX_EVERY_TURN = {
+  long_term_memory_strategy: [
+    {
+      long_term_memory_id: 'summarizer',
+      interaction_threshold_qty: 1,
+      knowledge_base: { collection_id: 'session-summaries' },
+      text_splitter: { chunk_size: 16, chunk_overlap: 8 },
+    },
+  ],
+};
+
 describe('replay memory limit', () => {
   let server: PlaygroundServer;
   beforeAll(async () => {
@@ -133,20 +145,10 @@ describe('replay memory limit', () => {
   afterAll(() => server.close());
 
   it('stops a replay whose worker outgrows the memory limit with a 422, and the next replay runs', async () => {
-    const profile = {
-      long_term_memory_strategy: [
-        {
-          long_term_memory_id: 'summarizer',
-          interaction_threshold_qty: 1,
-          knowledge_base: { collection_id: 'session-summaries' },
-          text_splitter: { chunk_size: 16, chunk_overlap: 8 },
-        },
-      ],
-    };
     const { status, body } = await call(
       server,
       '/api/replay',
-      { profile, store: 'memory', conversation: 'generated', turns: 10_000 },
+      { profile: INDEX_EVERY_TURN, store: 'memory', conversation: 'generated', turns: 10_000 },
       AbortSignal.timeout(240_000),
     );
     expect(status).toBe(422);
@@ -173,20 +175,10 @@ describe('a replay worker that is ended mid-replay', () => {
   });
 
   it('leaves no SQLite files behind when the worker is ended (out of memory)', async () => {
-    const profile = {
-      long_term_memory_strategy: [
-        {
-          long_term_memory_id: 'summarizer',
-          interaction_threshold_qty: 1,
-          knowledge_base: { collection_id: 'session-summaries' },
-          text_splitter: { chunk_size: 16, chunk_overlap: 8 },
-        },
-      ],
-    };
     const { status, body } = await call(
       server,
       '/api/replay',
-      { profile, store: 'sqlite', conversation: 'generated', turns: 10_000 },
+      { profile: INDEX_EVERY_TURN, store: 'sqlite', conversation: 'generated', turns: 10_000 },
       AbortSignal.timeout(240_000),
     );
     expect(status).toBe(422);
