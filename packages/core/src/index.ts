@@ -48,6 +48,7 @@ export { createMemoryEngine } from './engine/memory-engine.ts';
 export type {
   AppendedMessages,
   AppendOptions as SessionAppendOptions,
+  ContextOptions,
   MemoryContext,
   MemorySession,
   MessageInput,

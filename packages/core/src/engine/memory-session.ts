@@ -12,6 +12,7 @@ import { eraseSession } from './erase-session.ts';
 import { forgetInKnowledgeBase, searchKnowledge } from './knowledge-index.ts';
 import { knowledgeMessage } from './knowledge-message.ts';
 import { type MessageInput, messageFromInput } from './message-input.ts';
+import { countNext, withNext } from './next-messages.ts';
 import type { SessionState } from './session-state.ts';
 import { type AppendedFacts, appendedFacts, TriggerCounter } from './triggers.ts';
 
@@ -44,6 +45,11 @@ export interface SummarizeNowOptions {
   targetTokens?: number;
 }
 
+export interface ContextOptions {
+  /** Messages to end the context with, not stored: checked and counted like `append`'s. */
+  next?: MessageInput | MessageInput[];
+}
+
 /** What to send to the LLM next, and why. */
 export interface MemoryContext {
   /** System prompts, the summary, retrieved knowledge, then the window; a valid prompt. */
@@ -63,8 +69,12 @@ export interface MemorySession {
     messages: MessageInput | MessageInput[],
     options?: AppendOptions,
   ): Promise<AppendedMessages>;
-  /** The messages for the next LLM call. */
-  context(): Promise<MemoryContext>;
+  /**
+   * The messages for the next LLM call. `next`: messages the call will end with that are not
+   * stored (yet), e.g. the user's new question: they count against the budget and the newest
+   * user message among them is what knowledge is searched for. Nothing is written.
+   */
+  context(options?: ContextOptions): Promise<MemoryContext>;
   /** The active conversation: summaries, pinned system prompts and the turns they did not replace. */
   messages(): Promise<StoredMessage[]>;
   /** Every surviving original message, oldest first: summaries expanded into what they replaced. */
@@ -203,13 +213,18 @@ export function createSession(
       return Object.assign(stored, { duplicate: false });
     },
 
-    async context() {
+    async context(options = {}) {
+      const next = countNext(ctx, options.next);
       await ensureLoaded();
-      const newest = state.log.interactions.at(-1)?.messages[0];
+      const interactions = withNext(state.log.interactions, next);
+      const newest = interactions.at(-1)?.messages[0];
       let found = state.knowledge?.messageId === newest?.id ? state.knowledge?.found : undefined;
       if (found === undefined) {
         found = await searchKnowledge(ctx, id, newest);
-        state.knowledge = newest === undefined ? undefined : { messageId: newest.id, found };
+        // Only the stored conversation's search is kept: `next` messages change every call.
+        if (next.length === 0) {
+          state.knowledge = newest === undefined ? undefined : { messageId: newest.id, found };
+        }
       }
       const activeSummaries = new Set(state.log.system.filter(isSummaryMessage).map((m) => m.id));
       const hits = found
@@ -233,7 +248,7 @@ export function createSession(
           knowledge.message === undefined
             ? state.log.system
             : [...state.log.system, knowledge.message],
-        interactions: state.log.interactions,
+        interactions,
       };
       const selection = selectWindow(view, shortTerm, ctx.counter.replyPrimingTokens);
       return {
