@@ -1,3 +1,5 @@
+import { stemmer } from 'stemmer';
+
 /**
  * A small English stopword list: Lucene's English set without `no`/`not`, plus pronouns,
  * auxiliaries and contraction tails (`we'll` → `we`, `ll`). Kept short on purpose: in chat
@@ -40,7 +42,9 @@ export function normalizeText(text: string): string {
  *   `Café` → `cafe`. Numbers are kept: `1042`, `3.5`.
  * - A compound joined by `-`, `_` or `.` is kept whole and also split into its parts, so
  *   `AF-1042` is found by `af-1042`, `af` and `1042`.
- * - A trailing possessive is stripped: `Alice's` → `alice`. There is no other stemming.
+ * - A trailing possessive is stripped: `Alice's` → `alice`.
+ * - English words (letters a-z only) are stemmed with the Porter stemmer, so `painted`,
+ *   `painting` and `paints` all become `paint`. Other words are kept as they are.
  * - Stopwords (`STOPWORDS`) are dropped, also as compound parts.
  * - Han and kana, written without spaces, become overlapping bigrams (`東京都` → `東京`, `京都`);
  *   a single character stays a unigram.
@@ -63,9 +67,12 @@ export function analyzeText(text: string): string[] {
   return terms;
 }
 
+const ENGLISH_WORD = /^[a-z]{3,}$/;
+
 function addTerm(term: string, terms: string[]): void {
   if (STOPWORDS.has(term)) return;
-  terms.push(term.length > MAX_TERM_LENGTH ? cutTerm(term) : term);
+  if (term.length > MAX_TERM_LENGTH) terms.push(cutTerm(term));
+  else terms.push(ENGLISH_WORD.test(term) ? stemmer(term) : term);
 }
 
 /** Cuts to MAX_TERM_LENGTH code units without splitting a surrogate pair. */
