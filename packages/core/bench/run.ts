@@ -21,7 +21,10 @@ import { benchWorstCaseTokens } from './worst-case-tokens-bench.ts';
  * - tokens: worst-case token counting, 1 MB of text without separators vs 1 MB of prose.
  * - conditions: CEL conditions on 1 MB messages and at their work budget (condition-bench.ts,
  *   which prints its own table and JSON line).
- * `--quick` shrinks the sizes; `--only=window|engine|tokens|conditions` runs one part.
+ * - recall: is a turn from long ago in the prompt when a question comes back to it? mem vs
+ *   recency vs BM25 within the same budgets (recall/recall-bench.ts, own tables and JSON line);
+ *   `--recall-data=<dir>` (or MEM_RECALL_DATA) adds LoCoMo from that directory, as external data.
+ * `--quick` shrinks the sizes; `--only=window|engine|tokens|conditions|recall` runs one part.
  */
 const quick = process.argv.includes('--quick');
 const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
@@ -185,3 +188,9 @@ if (only === undefined || only === 'tokens') {
 }
 console.log(JSON.stringify(out));
 if (only === undefined || only === 'conditions') await import('./condition-bench.ts');
+if (only === undefined || only === 'recall') {
+  const { runRecallBench } = await import('./recall/recall-bench.ts');
+  const flag = process.argv.find((a) => a.startsWith('--recall-data='));
+  const externalDir = flag?.slice('--recall-data='.length) ?? process.env.MEM_RECALL_DATA;
+  await runRecallBench({ quick, externalDir: externalDir === '' ? undefined : externalDir });
+}
