@@ -106,6 +106,7 @@ export type {
   MemoryManagerListener,
 } from './facades/memory-manager/memory-manager-events.ts';
 export { DEFAULT_SUMMARIZE_PROMPT } from './facades/memory-manager/summarize-callback.ts';
+export type { AnalyzeOptions } from './knowledge/analyze-text.ts';
 export { analyzeText, normalizeText, STOPWORDS } from './knowledge/analyze-text.ts';
 export type {
   ArchiveIndexSource,
@@ -113,6 +114,8 @@ export type {
   SummaryIndexSource,
 } from './knowledge/chunk-for-index.ts';
 export { chunkForIndex } from './knowledge/chunk-for-index.ts';
+export { keepsSimilarity, normalizeVector } from './knowledge/cosine.ts';
+export { embedTexts } from './knowledge/embed-texts.ts';
 export type { Embedder, EmbedOptions, EmbedResult } from './knowledge/embedder-spec.ts';
 export { EMBEDDER_SPECIFICATION_VERSION } from './knowledge/embedder-spec.ts';
 export type {
@@ -126,8 +129,8 @@ export type {
   KnowledgeSearchOptions,
 } from './knowledge/knowledge-base-spec.ts';
 export { KNOWLEDGE_BASE_SPECIFICATION_VERSION } from './knowledge/knowledge-base-spec.ts';
-export type { MemoryKnowledgeBaseOptions } from './knowledge/memory-knowledge-base.ts';
 export { createMemoryKnowledgeBase } from './knowledge/memory-knowledge-base.ts';
+export type { MemoryKnowledgeBaseOptions } from './knowledge/memory-knowledge-base-options.ts';
 export {
   parseChunks,
   parseCountFilter,
@@ -135,6 +138,22 @@ export {
   parseQuery,
   parseSearchOptions,
 } from './knowledge/parse-knowledge-input.ts';
+export type { ScoredHit } from './knowledge/rank-hits.ts';
+export {
+  candidateDepth,
+  fuseHits,
+  keyByChunk,
+  newerFirst,
+  rankHits,
+} from './knowledge/rank-hits.ts';
+export type { Ranked } from './knowledge/reciprocal-rank-fusion.ts';
+export { reciprocalRankFusion } from './knowledge/reciprocal-rank-fusion.ts';
+export type {
+  CheckedRetrievalOptions,
+  KnowledgeRetrieval,
+  RetrievalOptions,
+} from './knowledge/retrieval-options.ts';
+export { checkRetrievalOptions, embedderIssues } from './knowledge/retrieval-options.ts';
 export type { SplitTextOptions, TextSpan } from './knowledge/text-splitter.ts';
 export { splitText, splitTextSpans } from './knowledge/text-splitter.ts';
 export {

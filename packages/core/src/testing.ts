@@ -13,3 +13,8 @@ export type { GenerateConversationOptions } from './testing/generate-conversatio
 export { generateConversation, seededRandom } from './testing/generate-conversation.ts';
 export type { FreshReadMode } from './testing/measure-fresh-read.ts';
 export { measureFreshRead } from './testing/measure-fresh-read.ts';
+export type {
+  WordVectorEmbedder,
+  WordVectorEmbedderOptions,
+} from './testing/word-vector-embedder.ts';
+export { createWordVectorEmbedder } from './testing/word-vector-embedder.ts';

@@ -22,12 +22,12 @@ afterAll(() => {
 
 // (a) A real database file that every namespace of the run shares.
 const suiteFile = join(dir, 'suite.db');
-runKnowledgeBaseTests('sqlite file', ({ namespace }) =>
-  createSqliteKnowledgeBase({ path: suiteFile, namespace }),
+runKnowledgeBaseTests('sqlite file', (options) =>
+  createSqliteKnowledgeBase({ path: suiteFile, ...options }),
 );
 // (b) ':memory:' through one shared connection for every namespace.
-runKnowledgeBaseTests('sqlite :memory:', ({ namespace }) =>
-  createSqliteKnowledgeBase({ database: shared, namespace }),
+runKnowledgeBaseTests('sqlite :memory:', (options) =>
+  createSqliteKnowledgeBase({ database: shared, ...options }),
 );
 
 const opened: KnowledgeBase[] = [];

@@ -1,22 +1,28 @@
 import {
   analyzeText,
   assertValidCollectionId,
+  candidateDepth,
+  embedTexts,
+  fuseHits,
   KNOWLEDGE_BASE_SPECIFICATION_VERSION,
   type KnowledgeBase,
   type KnowledgeChunk,
   type KnowledgeDeleteFilter,
-  type KnowledgeHit,
+  keepsSimilarity,
   MemConfigError,
   MemStoreError,
+  newerFirst,
   parseChunks,
   parseCountFilter,
   parseDeleteFilter,
   parseQuery,
   parseSearchOptions,
+  type Ranked,
+  rankHits,
+  type ScoredHit,
 } from '@mem/core';
 import type { Database } from 'better-sqlite3';
 import { connect } from './connection.ts';
-import { embedTexts } from './embed-texts.ts';
 import { indexText, matchExpression } from './fts-query.ts';
 import { type KnowledgeStatements, prepareKnowledgeStatements } from './kb-statements.ts';
 import {
@@ -28,13 +34,12 @@ import {
   type VectorStatements,
   vectorStatements,
 } from './kb-vectors.ts';
-import { type Ranked, reciprocalRankFusion } from './reciprocal-rank-fusion.ts';
 import {
   checkSqliteKnowledgeBaseOptions,
   type SqliteKnowledgeBaseOptions,
 } from './sqlite-knowledge-base-options.ts';
 
-type Hit = Omit<KnowledgeHit, 'rank'>;
+const LABEL = 'mem/sqlite';
 
 /**
  * A `KnowledgeBase` (spec `mem.kb.v1`) on SQLite FTS5, ranked with BM25 (`bm25()`), durable
@@ -55,7 +60,7 @@ type Hit = Omit<KnowledgeHit, 'rank'>;
  */
 export function createSqliteKnowledgeBase(options: SqliteKnowledgeBaseOptions): KnowledgeBase {
   const checked = checkSqliteKnowledgeBaseOptions(options);
-  const { namespace, source, embedder, retrieval, rrfK } = checked;
+  const { namespace, source, embedder, retrieval, rrfK, minSimilarity } = checked;
   const inMemory = source.kind === 'path' ? source.path === ':memory:' : source.database.memory;
   /** Connects on first use, after the call's input was checked. */
   const connection = connect(
@@ -108,7 +113,7 @@ export function createSqliteKnowledgeBase(options: SqliteKnowledgeBaseOptions): 
     text: string,
     sessionId: string | undefined,
     topK: number,
-  ): Ranked<Hit>[] => {
+  ): Ranked<ScoredHit>[] => {
     const match = matchExpression(`c${collection}`, text);
     if (match === undefined) return [];
     return st.search.all({ match, sid: sessionId ?? null, topK }).map((row) => ({
@@ -143,6 +148,7 @@ export function createSqliteKnowledgeBase(options: SqliteKnowledgeBaseOptions): 
           embedder,
           parsed.map((chunk) => chunk.text),
           'document',
+          LABEL,
         );
         assertOpen();
       }
@@ -186,7 +192,7 @@ export function createSqliteKnowledgeBase(options: SqliteKnowledgeBaseOptions): 
         return connection.read((st) => {
           const collection = collectionOf(st, collectionId);
           if (collection === undefined) return [];
-          return ranked(lexical(st, collection, text, sessionId, topK).map(({ item }) => item));
+          return rankHits(lexical(st, collection, text, sessionId, topK).map(({ item }) => item));
         });
       }
       const found = await connection.read((st, db) => ({
@@ -196,9 +202,9 @@ export function createSqliteKnowledgeBase(options: SqliteKnowledgeBaseOptions): 
       // No searchable words (the spec's rule, kept in every mode): nothing to embed.
       if (found.collection === undefined || analyzeText(text).length === 0) return [];
       assertSameSpace(found.space, embedder, namespace);
-      const depth = Math.min(MAX_KNN_K, Math.max(4 * topK, 20));
+      const depth = Math.min(MAX_KNN_K, candidateDepth(topK));
       const [queryVector] =
-        found.space === undefined ? [] : await embedTexts(embedder, [text], 'query');
+        found.space === undefined ? [] : await embedTexts(embedder, [text], 'query', LABEL);
       assertOpen();
       const collection = found.collection;
       return connection.read((st, db) => {
@@ -206,14 +212,18 @@ export function createSqliteKnowledgeBase(options: SqliteKnowledgeBaseOptions): 
         const semantic =
           space === undefined || queryVector === undefined
             ? []
-            : nearest(vectorStatements(db, space.id), queryVector, depth, collection, sessionId);
+            : nearest(
+                vectorStatements(db, space.id),
+                queryVector,
+                depth,
+                collection,
+                sessionId,
+                minSimilarity,
+              );
         if (retrieval === 'semantic')
-          return ranked(semantic.slice(0, topK).map(({ item }) => item));
+          return rankHits(semantic.slice(0, topK).map(({ item }) => item));
         const words = lexical(st, collection, text, sessionId, depth);
-        const fused = reciprocalRankFusion([words, semantic], rrfK, newerFirst);
-        return ranked(
-          fused.slice(0, topK).map(({ item, score }) => ({ chunk: item.chunk, score })),
-        );
+        return fuseHits(words, semantic, rrfK, topK);
       });
     },
 
@@ -257,33 +267,26 @@ export function createSqliteKnowledgeBase(options: SqliteKnowledgeBaseOptions): 
   };
 }
 
-/** The nearest chunks by cosine similarity (the score), best first; none at or below 0. */
+/**
+ * The nearest chunks by cosine similarity (the score), best first; only those `keepsSimilarity`
+ * accepts (above 0, or at least `minSimilarity`).
+ */
 function nearest(
   vec: VectorStatements,
   query: Float32Array,
   depth: number,
   collection: number,
   sessionId: string | undefined,
-): Ranked<Hit>[] {
-  const hits: Ranked<Hit>[] = [];
+  minSimilarity: number | undefined,
+): Ranked<ScoredHit>[] {
+  const hits: Ranked<ScoredHit>[] = [];
   for (const row of vec.nearest(query, depth, collection, sessionId)) {
-    // null: a zero vector has no direction; similarity <= 0: unrelated or opposite.
-    if (row.distance === null || !(row.distance < 1)) continue;
+    // null: a zero vector has no direction.
+    if (row.distance === null || !keepsSimilarity(1 - row.distance, minSimilarity)) continue;
     const chunk = JSON.parse(row.json) as KnowledgeChunk;
     hits.push({ key: row.id, item: { chunk, score: 1 - row.distance } });
   }
   return hits.sort((a, b) => b.item.score - a.item.score || newerFirst(a.item, b.item));
-}
-
-/** The tie-break of every ranking: the newer chunk, then the smaller chunk id. */
-function newerFirst(a: Hit, b: Hit): number {
-  const byTime = b.chunk.metadata.createdAt - a.chunk.metadata.createdAt;
-  if (byTime !== 0) return byTime;
-  return a.chunk.id < b.chunk.id ? -1 : a.chunk.id > b.chunk.id ? 1 : 0;
-}
-
-function ranked(hits: readonly Hit[]): KnowledgeHit[] {
-  return hits.map(({ chunk, score }, i) => ({ chunk, score, rank: i + 1 }));
 }
 
 /** The chunks of a batch, keeping only the last of each (session, id): the last one wins. */

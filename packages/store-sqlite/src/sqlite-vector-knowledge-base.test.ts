@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type KnowledgeBase, MemConfigError } from '@mem/core';
+import { createWordVectorEmbedder, type WordVectorEmbedderOptions } from '@mem/core/testing';
 import {
   expectMemError,
   KNOWLEDGE_CORPUS,
@@ -11,11 +12,6 @@ import {
 } from '@mem/store-test-suite';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import {
-  createWordVectorEmbedder,
-  type WordVectorEmbedderOptions,
-} from './__fixtures__/word-vector-embedder.ts';
-import { reciprocalRankFusion } from './reciprocal-rank-fusion.ts';
 import { createSqliteKnowledgeBase } from './sqlite-knowledge-base.ts';
 import type { SqliteKnowledgeBaseOptions } from './sqlite-knowledge-base-options.ts';
 
@@ -116,37 +112,6 @@ describe('createSqliteKnowledgeBase with an embedder', () => {
     for (const hit of hits) expect(hit.score).toBeCloseTo(expected.get(hit.chunk.id) ?? 0, 12);
     expect(hits.map((h) => h.rank)).toStrictEqual(hits.map((_, i) => i + 1));
     expect(expected.get(hits[0]?.chunk.id as string)).toBe(Math.max(...expected.values()));
-  });
-
-  it('fuses ranked lists: Σ 1/(k + rank), ties in the given order', () => {
-    const item = (id: string, createdAt: number) => ({ id, createdAt });
-    const [a, b, c, d] = [item('a', 1), item('b', 1), item('c', 1), item('d', 5)];
-    const fused = reciprocalRankFusion(
-      [
-        [a, b, c].map((x, i) => ({ key: i, item: x })),
-        [
-          { key: 2, item: c },
-          { key: 0, item: a },
-          { key: 3, item: d },
-        ],
-      ],
-      60,
-      (x, y) => y.createdAt - x.createdAt,
-    );
-    expect(fused.map((f) => f.item.id)).toStrictEqual(['a', 'c', 'b', 'd']);
-    expect(fused.map((f) => f.score)).toStrictEqual([
-      1 / 61 + 1 / 62,
-      1 / 63 + 1 / 61,
-      1 / 62,
-      1 / 63,
-    ]);
-    // b (rank 2 of one list) beats d (rank 3); at equal ranks, the tie-break (newer) decides.
-    const tie = reciprocalRankFusion(
-      [[{ key: 1, item: b }], [{ key: 3, item: d }]],
-      60,
-      (x, y) => y.createdAt - x.createdAt,
-    );
-    expect(tie.map((f) => f.item.id)).toStrictEqual(['d', 'b']);
   });
 
   it('embeds once per batch of maxBatchSize, documents then queries, never holding the write lock', async () => {

@@ -1,10 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createWordVectorEmbedder } from '@mem/core/testing';
 import { runKnowledgeBaseTests } from '@mem/store-test-suite';
 import Database from 'better-sqlite3';
 import { afterAll } from 'vitest';
-import { createWordVectorEmbedder } from './__fixtures__/word-vector-embedder.ts';
 import { createSqliteKnowledgeBase } from './sqlite-knowledge-base.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'mem-sqlite-vec-'));
@@ -19,10 +19,10 @@ for (const retrieval of ['hybrid', 'semantic', 'lexical'] as const) {
   const path = join(dir, `${retrieval}.db`);
   runKnowledgeBaseTests(
     `sqlite file, ${retrieval} with an embedder`,
-    ({ namespace }) => createSqliteKnowledgeBase({ path, namespace, embedder, retrieval }),
+    (options) => createSqliteKnowledgeBase({ path, embedder, retrieval, ...options }),
     { semanticOnly: retrieval === 'semantic' },
   );
 }
-runKnowledgeBaseTests('sqlite :memory:, hybrid with an embedder', ({ namespace }) =>
-  createSqliteKnowledgeBase({ database: shared, namespace, embedder }),
+runKnowledgeBaseTests('sqlite :memory:, hybrid with an embedder', (options) =>
+  createSqliteKnowledgeBase({ database: shared, embedder, ...options }),
 );

@@ -26,6 +26,7 @@ export { knowledgeBaseAddTests } from './kb-add-tests.ts';
 export { INVALID_COLLECTION_IDS, knowledgeBaseBadInputTests } from './kb-bad-input-tests.ts';
 export { knowledgeBaseBasicTests } from './kb-basic-tests.ts';
 export { knowledgeBaseDeleteTests } from './kb-delete-tests.ts';
+export { knowledgeBaseEmbedderTests } from './kb-embedder-tests.ts';
 export {
   KNOWLEDGE_CORPUS,
   knowledgeChunk,
@@ -34,7 +35,12 @@ export {
 } from './kb-fixtures.ts';
 export { knowledgeBaseIsolationTests } from './kb-isolation-tests.ts';
 export { knowledgeBaseSearchTests } from './kb-search-tests.ts';
-export type { KnowledgeBaseFactory, KnowledgeBaseSuiteOptions } from './kb-suite-options.ts';
+export { knowledgeBaseSemanticTests } from './kb-semantic-tests.ts';
+export type {
+  KnowledgeBaseFactory,
+  KnowledgeBaseFactoryOptions,
+  KnowledgeBaseSuiteOptions,
+} from './kb-suite-options.ts';
 export { listTests } from './list-tests.ts';
 export { namespaceTests } from './namespace-tests.ts';
 export { replaceTests } from './replace-tests.ts';

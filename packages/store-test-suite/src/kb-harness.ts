@@ -2,11 +2,21 @@ import type { KnowledgeBase } from '@mem/core';
 import { afterAll, afterEach } from 'vitest';
 import { freshNamespace } from './harness.ts';
 import { KNOWLEDGE_CORPUS, TEST_COLLECTION } from './kb-fixtures.ts';
-import type { KnowledgeBaseFactory, KnowledgeBaseSuiteOptions } from './kb-suite-options.ts';
+import type {
+  KnowledgeBaseFactory,
+  KnowledgeBaseFactoryOptions,
+  KnowledgeBaseSuiteOptions,
+} from './kb-suite-options.ts';
+
+/** Retrieval options a test asks the factory for. */
+export type RetrievalRequest = Omit<KnowledgeBaseFactoryOptions, 'namespace'>;
 
 export interface KnowledgeBaseHarness {
-  /** A knowledge base bound to `namespace` (default: a fresh one), closed after the test. */
-  open(namespace?: string): Promise<KnowledgeBase>;
+  /**
+   * A knowledge base bound to `namespace` (default: a fresh one), built with `retrieval` when
+   * given, closed after the test.
+   */
+  open(namespace?: string, retrieval?: RetrievalRequest): Promise<KnowledgeBase>;
   /** A fresh knowledge base holding `KNOWLEDGE_CORPUS` in `TEST_COLLECTION`. */
   seeded(): Promise<KnowledgeBase>;
 }
@@ -24,8 +34,8 @@ export function useKnowledgeBases(
   afterAll(async () => {
     await options.cleanup?.();
   });
-  const open = async (namespace = freshNamespace()) => {
-    const kb = await createKnowledgeBase({ namespace });
+  const open = async (namespace = freshNamespace(), retrieval: RetrievalRequest = {}) => {
+    const kb = await createKnowledgeBase({ ...retrieval, namespace });
     opened.push(kb);
     return kb;
   };

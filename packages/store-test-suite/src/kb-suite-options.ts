@@ -1,14 +1,27 @@
-import type { KnowledgeBase } from '@mem/core';
+import type { Embedder, KnowledgeBase, KnowledgeRetrieval } from '@mem/core';
+
+/** What the suite asks a factory for. */
+export interface KnowledgeBaseFactoryOptions {
+  namespace: string;
+  /**
+   * Given by the semantic group (`knowledgeBaseSemanticTests`), which builds knowledge bases with
+   * its own test embedder: these win over any retrieval option the factory sets itself.
+   */
+  embedder?: Embedder;
+  retrieval?: KnowledgeRetrieval;
+  minSimilarity?: number;
+}
 
 /**
- * Builds a knowledge base bound to `namespace`. Knowledge bases with the same namespace must see
- * the same collections when the backend is durable (one file, one server); every namespace should
- * live in the same backing data, so the suite can prove namespaces are isolated. May return a
- * fresh instance each time; the suite closes every knowledge base it opens.
+ * Builds a knowledge base bound to `namespace` (and with the given retrieval options, passed on
+ * as they are). Knowledge bases with the same namespace must see the same collections when the
+ * backend is durable (one file, one server); every namespace should live in the same backing
+ * data, so the suite can prove namespaces are isolated. May return a fresh instance each time;
+ * the suite closes every knowledge base it opens. It may throw (or reject) on bad options.
  */
-export type KnowledgeBaseFactory = (options: {
-  namespace: string;
-}) => KnowledgeBase | Promise<KnowledgeBase>;
+export type KnowledgeBaseFactory = (
+  options: KnowledgeBaseFactoryOptions,
+) => KnowledgeBase | Promise<KnowledgeBase>;
 
 /** A backend's quirks. None of them skips a correctness check. */
 export interface KnowledgeBaseSuiteOptions {

@@ -3,8 +3,10 @@ import { knowledgeBaseAddTests } from './kb-add-tests.ts';
 import { knowledgeBaseBadInputTests } from './kb-bad-input-tests.ts';
 import { knowledgeBaseBasicTests } from './kb-basic-tests.ts';
 import { knowledgeBaseDeleteTests } from './kb-delete-tests.ts';
+import { knowledgeBaseEmbedderTests } from './kb-embedder-tests.ts';
 import { knowledgeBaseIsolationTests } from './kb-isolation-tests.ts';
 import { knowledgeBaseSearchTests } from './kb-search-tests.ts';
+import { knowledgeBaseSemanticTests } from './kb-semantic-tests.ts';
 import type { KnowledgeBaseFactory, KnowledgeBaseSuiteOptions } from './kb-suite-options.ts';
 
 /** Every group, in this order; each is also exported to run on its own. */
@@ -15,13 +17,17 @@ export const KNOWLEDGE_BASE_TEST_GROUPS = [
   knowledgeBaseDeleteTests,
   knowledgeBaseIsolationTests,
   knowledgeBaseBadInputTests,
+  knowledgeBaseSemanticTests,
+  knowledgeBaseEmbedderTests,
 ] as const;
 
 /**
- * Runs the whole KnowledgeBase conformance suite (`mem.kb.v1`) inside `describe(name)`:
+ * Runs the whole KnowledgeBase conformance suite (`mem.kb.v1`) inside `describe(name)`. The
+ * factory passes on the retrieval options the suite asks for (`embedder`, `retrieval`,
+ * `minSimilarity`), after its own:
  *
  * ```ts
- * runKnowledgeBaseTests('sqlite', ({ namespace }) => createSqliteKnowledgeBase({ path, namespace }));
+ * runKnowledgeBaseTests('sqlite', (options) => createSqliteKnowledgeBase({ path, ...options }));
  * ```
  */
 export function runKnowledgeBaseTests(

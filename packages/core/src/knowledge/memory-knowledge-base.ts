@@ -1,16 +1,21 @@
-import { type ConfigIssue, MemConfigError, MemStoreError } from '../errors/errors.ts';
-import { MemError } from '../errors/mem-error.ts';
-import { assertValidNamespace } from '../store/validate-ids.ts';
+import { MemStoreError } from '../errors/errors.ts';
 import { analyzeText } from './analyze-text.ts';
-import { Bm25Index, type IndexedChunk } from './bm25-index.ts';
+import { Bm25Index } from './bm25-index.ts';
+import { deleteMatcher } from './delete-matcher.ts';
+import { embedTexts } from './embed-texts.ts';
 import {
   KNOWLEDGE_BASE_SPECIFICATION_VERSION,
   type KnowledgeBase,
   type KnowledgeChunk,
   type KnowledgeCountFilter,
   type KnowledgeDeleteFilter,
+  type KnowledgeHit,
   type KnowledgeSearchOptions,
 } from './knowledge-base-spec.ts';
+import {
+  checkMemoryKnowledgeBaseOptions,
+  type MemoryKnowledgeBaseOptions,
+} from './memory-knowledge-base-options.ts';
 import {
   parseChunks,
   parseCountFilter,
@@ -18,89 +23,123 @@ import {
   parseQuery,
   parseSearchOptions,
 } from './parse-knowledge-input.ts';
+import { candidateDepth, fuseHits, keyByChunk, rankHits } from './rank-hits.ts';
 import { assertValidCollectionId } from './validate-collection-id.ts';
+import { VectorIndex } from './vector-index.ts';
 
-export interface MemoryKnowledgeBaseOptions {
-  /** The tenant this knowledge base is bound to: 1-64 letters, digits, `_` or `-`. Default `'default'`. */
-  namespace?: string;
+/** One collection: its words and, with an embedder, its vectors. */
+interface Collection {
+  words: Bm25Index;
+  vectors: VectorIndex;
 }
 
+const LABEL = 'mem/knowledge';
+
 /**
- * A `KnowledgeBase` (spec `mem.kb.v1`) in process memory: lexical, not durable, one process.
- * Each instance holds its own data.
+ * A `KnowledgeBase` (spec `mem.kb.v1`) in process memory, not durable, one process. Each
+ * instance holds its own data.
  *
- * - Ranking: Okapi BM25 (k1 = 1.2, b = 0.75) over an inverted index per collection, text
- *   analyzed by `analyzeText` (Unicode words, compounds such as `AF-1042` kept whole and split,
- *   a small English stopword list, possessives stripped, CJK bigrams). Query terms are deduped;
- *   only chunks in the postings of a query term are scored; the top k are picked with a bounded
- *   heap. Equal scores go to the newer chunk (`metadata.createdAt`), then the smaller id.
- * - Operations are synchronous inside, so each is atomic: a batch that fails validation
- *   changes nothing.
+ * - Lexical ranking: Okapi BM25 (k1 = 1.2, b = 0.75) over an inverted index per collection,
+ *   text analyzed by `analyzeText` (Unicode words, compounds such as `AF-1042` kept whole and
+ *   split, a small English stopword list, possessives stripped, CJK bigrams). Query terms are
+ *   deduped; only chunks in the postings of a query term are scored; the top k are picked with
+ *   a bounded heap. Equal scores go to the newer chunk (`metadata.createdAt`), then the smaller id.
+ * - With an `embedder`: chunks are embedded on `add`, queries on `search`; vectors are kept as
+ *   unit-length Float32Arrays and searched exactly (cosine, every vector of the collection or
+ *   session). `retrieval` picks BM25, nearest vectors, or both fused by Reciprocal Rank Fusion
+ *   (`'hybrid'`, the default then). An embedder error rejects the call and changes nothing.
+ * - Writes apply synchronously once embedded, so each is atomic: a batch that fails validation
+ *   (or whose embedding fails) changes nothing.
  * - Everything returned is a copy, and nothing stored aliases the caller's objects.
  */
 export function createMemoryKnowledgeBase(options: MemoryKnowledgeBaseOptions = {}): KnowledgeBase {
-  const namespace = checkOptions(options);
-  const collections = new Map<string, Bm25Index>();
+  const { namespace, embedder, retrieval, rrfK, minSimilarity } =
+    checkMemoryKnowledgeBaseOptions(options);
+  const collections = new Map<string, Collection>();
   let closed = false;
 
-  const open = (collectionId: unknown): void => {
-    assertValidCollectionId(collectionId);
+  const assertOpen = (): void => {
     if (closed) {
       throw new MemStoreError(
         '[mem/knowledge] this knowledge base is closed; create a new one with createMemoryKnowledgeBase().',
       );
     }
   };
+  const open = (collectionId: unknown): void => {
+    assertValidCollectionId(collectionId);
+    assertOpen();
+  };
+  const lexical = (collection: Collection, text: string, topK: number, sessionId?: string) =>
+    collection.words.search([...new Set(analyzeText(text))], topK, sessionId);
 
   return {
     specificationVersion: KNOWLEDGE_BASE_SPECIFICATION_VERSION,
-    capabilities: { lexical: true, semantic: false, durable: false },
+    capabilities: Object.freeze({
+      lexical: retrieval !== 'semantic',
+      semantic: retrieval !== 'lexical',
+      durable: false,
+    }),
     namespace,
 
-    add: run((collectionId: string, chunks: readonly KnowledgeChunk[]) => {
+    add: async (collectionId: string, chunks: readonly KnowledgeChunk[]) => {
       open(collectionId);
-      const parsed = parseChunks(chunks);
+      const parsed = lastOfEach(parseChunks(chunks));
       if (parsed.length === 0) return;
-      let index = collections.get(collectionId);
-      if (index === undefined) {
-        index = new Bm25Index();
-        collections.set(collectionId, index);
+      const texts = parsed.map((chunk) => chunk.text);
+      const vectors =
+        embedder === undefined ? undefined : await embedTexts(embedder, texts, 'document', LABEL);
+      assertOpen();
+      let collection = collections.get(collectionId);
+      if (collection === undefined) {
+        collection = { words: new Bm25Index(), vectors: new VectorIndex() };
+        collections.set(collectionId, collection);
       }
-      index.add(parsed);
-    }),
+      collection.words.add(parsed);
+      parsed.forEach((chunk, i) => {
+        const vector = vectors?.[i];
+        if (vector !== undefined) collection.vectors.set(chunk, vector);
+      });
+    },
 
-    search: run((collectionId: string, query: string, searchOptions: KnowledgeSearchOptions) => {
+    search: async (collectionId: string, query: string, searchOptions: KnowledgeSearchOptions) => {
       open(collectionId);
       const text = parseQuery(query);
       const { topK, sessionId } = parseSearchOptions(searchOptions);
-      const index = collections.get(collectionId);
-      if (index === undefined) return [];
-      const terms = [...new Set(analyzeText(text))];
-      return index.search(terms, topK, sessionId).map((hit, i) => ({
-        chunk: copyChunk(hit.chunk),
-        score: hit.score,
-        rank: i + 1,
-      }));
-    }),
+      const found = collections.get(collectionId);
+      if (found === undefined || analyzeText(text).length === 0) return [];
+      if (embedder === undefined || retrieval === 'lexical') {
+        return copies(rankHits(lexical(found, text, topK, sessionId)));
+      }
+      const [vector] = await embedTexts(embedder, [text], 'query', LABEL);
+      assertOpen();
+      const collection = collections.get(collectionId);
+      if (collection === undefined || vector === undefined) return [];
+      const depth = candidateDepth(topK);
+      const semantic = collection.vectors.nearest(vector, depth, sessionId, minSimilarity);
+      if (retrieval === 'semantic') return copies(rankHits(semantic.slice(0, topK)));
+      const words = lexical(collection, text, depth, sessionId);
+      return copies(fuseHits(keyByChunk(words), keyByChunk(semantic), rrfK, topK));
+    },
 
     delete: run((collectionId: string, filter: KnowledgeDeleteFilter) => {
       open(collectionId);
       const parsed = parseDeleteFilter(filter);
-      const index = collections.get(collectionId);
-      const session = index?.sessions.get(parsed.sessionId);
-      if (index === undefined || session === undefined) return 0;
+      const collection = collections.get(collectionId);
+      const session = collection?.words.sessions.get(parsed.sessionId);
+      if (collection === undefined || session === undefined) return 0;
       const doomed = [...session.values()].filter(deleteMatcher(parsed));
-      index.remove(doomed);
-      if (index.size === 0) collections.delete(collectionId);
+      collection.words.remove(doomed);
+      for (const entry of doomed) collection.vectors.delete(entry.chunk);
+      if (collection.words.size === 0) collections.delete(collectionId);
       return doomed.length;
     }),
 
     count: run((collectionId: string, filter?: KnowledgeCountFilter) => {
       open(collectionId);
       const { sessionId } = parseCountFilter(filter);
-      const index = collections.get(collectionId);
-      if (index === undefined) return 0;
-      return sessionId === undefined ? index.size : (index.sessions.get(sessionId)?.size ?? 0);
+      const words = collections.get(collectionId)?.words;
+      if (words === undefined) return 0;
+      return sessionId === undefined ? words.size : (words.sessions.get(sessionId)?.size ?? 0);
     }),
 
     close: run(() => {
@@ -110,40 +149,21 @@ export function createMemoryKnowledgeBase(options: MemoryKnowledgeBaseOptions = 
   };
 }
 
-/** Which entries of the filter's session `delete` removes (see `KnowledgeDeleteFilter`). */
-function deleteMatcher(filter: KnowledgeDeleteFilter): (entry: IndexedChunk) => boolean {
-  if (filter.messageIds === undefined && filter.summaryIds === undefined) return () => true;
-  const messages = new Set(filter.messageIds);
-  const summaries = new Set(filter.summaryIds);
-  return ({ chunk: { metadata } }) => {
-    const { summaryId } = metadata;
-    if (summaryId !== undefined && (summaries.has(summaryId) || messages.has(summaryId))) {
-      return true;
-    }
-    return metadata.messageIds.some((id) => messages.has(id));
-  };
+/** The hits with their chunks copied: nothing returned aliases what is stored. */
+function copies(hits: KnowledgeHit[]): KnowledgeHit[] {
+  for (const hit of hits) hit.chunk = copyChunk(hit.chunk);
+  return hits;
+}
+
+/** The chunks of a batch, keeping only the last of each (session, id): the last one wins. */
+function lastOfEach(chunks: readonly KnowledgeChunk[]): KnowledgeChunk[] {
+  const last = new Map<string, KnowledgeChunk>();
+  for (const chunk of chunks) last.set(`${chunk.metadata.sessionId}\u0000${chunk.id}`, chunk);
+  return [...last.values()];
 }
 
 function copyChunk(chunk: KnowledgeChunk): KnowledgeChunk {
   return { ...chunk, metadata: { ...chunk.metadata, messageIds: [...chunk.metadata.messageIds] } };
-}
-
-function checkOptions(options: MemoryKnowledgeBaseOptions): string {
-  const issues: ConfigIssue[] = [];
-  const namespace = options.namespace ?? 'default';
-  try {
-    assertValidNamespace(namespace);
-  } catch (error) {
-    if (!MemError.isInstance(error)) throw error;
-    issues.push({
-      path: 'namespace',
-      message: 'use 1-64 letters, digits, "_" or "-", starting with a letter or digit',
-    });
-  }
-  if (issues.length > 0) {
-    throw new MemConfigError(issues, { source: 'createMemoryKnowledgeBase options' });
-  }
-  return namespace;
 }
 
 /** Wraps a synchronous operation as the async method the spec declares; throws become rejections. */

@@ -1,8 +1,11 @@
-import { type Embedder, type EmbedOptions, MemError, MemStoreError } from '@mem/core';
+import { MemStoreError } from '../errors/errors.ts';
+import { MemError } from '../errors/mem-error.ts';
+import type { Embedder, EmbedOptions } from './embedder-spec.ts';
 
 /**
  * Embeds `texts` in batches of `embedder.maxBatchSize`, one call at a time, and checks what comes
- * back: one vector per text, each of `embedder.dimensions` finite numbers.
+ * back: one vector per text, each of `embedder.dimensions` finite numbers. `label` starts the
+ * error messages (`mem/sqlite`).
  *
  * @throws the embedder's MemError as is; anything else as MemStoreError with it as `cause`.
  */
@@ -10,8 +13,10 @@ export async function embedTexts(
   embedder: Embedder,
   texts: readonly string[],
   purpose: EmbedOptions['purpose'],
+  label: string,
 ): Promise<Float32Array[]> {
   const vectors: Float32Array[] = [];
+  const what = purpose === 'document' ? 'Nothing was written' : 'Nothing was searched';
   for (let start = 0; start < texts.length; start += embedder.maxBatchSize) {
     const batch = texts.slice(start, start + embedder.maxBatchSize);
     let embeddings: unknown;
@@ -20,12 +25,12 @@ export async function embedTexts(
     } catch (error) {
       if (MemError.isInstance(error)) throw error;
       throw new MemStoreError(
-        `[mem/sqlite] embedder ${JSON.stringify(embedder.id)} failed: ${(error as Error)?.message ?? String(error)}. Nothing was written; retry the call.`,
+        `[${label}] embedder ${JSON.stringify(embedder.id)} failed: ${(error as Error)?.message ?? String(error)}. ${what}; retry the call.`,
         { cause: error },
       );
     }
     if (!Array.isArray(embeddings) || embeddings.length !== batch.length) {
-      throw badOutput(embedder, `${batch.length} vectors expected`);
+      throw badOutput(label, embedder, `${batch.length} vectors expected`, what);
     }
     for (const vector of embeddings as unknown[]) {
       if (
@@ -33,7 +38,8 @@ export async function embedTexts(
         vector.length !== embedder.dimensions ||
         !vector.every((x) => typeof x === 'number' && Number.isFinite(x))
       ) {
-        throw badOutput(embedder, `each vector must be ${embedder.dimensions} finite numbers`);
+        const expected = `each vector must be ${embedder.dimensions} finite numbers`;
+        throw badOutput(label, embedder, expected, what);
       }
       vectors.push(Float32Array.from(vector));
     }
@@ -41,8 +47,8 @@ export async function embedTexts(
   return vectors;
 }
 
-function badOutput(embedder: Embedder, what: string): MemStoreError {
+function badOutput(label: string, embedder: Embedder, expected: string, what: string) {
   return new MemStoreError(
-    `[mem/sqlite] embedder ${JSON.stringify(embedder.id)} returned malformed embeddings (${what}). Nothing was written; check the embedder's dimensions.`,
+    `[${label}] embedder ${JSON.stringify(embedder.id)} returned malformed embeddings (${expected}). ${what}; check the embedder's dimensions.`,
   );
 }

@@ -1,12 +1,12 @@
+import { analyzeText } from '../knowledge/analyze-text.ts';
 import {
-  analyzeText,
   EMBEDDER_SPECIFICATION_VERSION,
   type Embedder,
   type EmbedOptions,
-} from '@mem/core';
+} from '../knowledge/embedder-spec.ts';
 
 /** Words that mean the same here land on one feature, so paraphrases come out near each other. */
-const SYNONYMS: Readonly<Record<string, string>> = {
+const SYNONYM_WORDS: Readonly<Record<string, string>> = {
   bill: 'invoice',
   reimburse: 'refund',
   reimbursement: 'refund',
@@ -79,7 +79,20 @@ export function createWordVectorEmbedder(
 
 /** The stems of `text`, synonyms folded, once per occurrence. */
 export function features(text: string): string[] {
-  return analyzeText(text).map((term) => SYNONYMS[stem(term)] ?? stem(term));
+  return analyzeText(text).map((term) => {
+    const feature = stem(term);
+    return synonyms().get(feature) ?? feature;
+  });
+}
+
+let folded: Map<string, string> | undefined;
+/** `SYNONYM_WORDS` as the analyzer sees them (it may stem words itself). */
+function synonyms(): Map<string, string> {
+  if (folded === undefined) {
+    const feature = (word: string) => stem(analyzeText(word)[0] ?? word);
+    folded = new Map(Object.entries(SYNONYM_WORDS).map(([w, to]) => [feature(w), feature(to)]));
+  }
+  return folded;
 }
 
 function stem(word: string): string {
