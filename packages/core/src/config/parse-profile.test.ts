@@ -73,7 +73,14 @@ describe('seed examples', () => {
         long_term_memory_id: 'summarizer',
         knowledge_base: { collection_id: 'c' },
       }).config,
-    ).toMatchObject({ knowledge_base: { collection_id: 'c', search_mode: 'always', top_k: 3 } });
+    ).toMatchObject({
+      knowledge_base: {
+        collection_id: 'c',
+        search_mode: 'always',
+        top_k: 50,
+        knowledge_share: 0.5,
+      },
+    });
   });
 
   it('accepts every persistence strategy', () => {

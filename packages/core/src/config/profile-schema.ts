@@ -34,9 +34,19 @@ const collectionId = z.string().superRefine((value, ctx) => {
 /** Where summaries (and archived turns) are indexed, and how they come back. */
 export const knowledgeBaseConfigSchema = z.strictObject({
   collection_id: collectionId,
-  /** `always`: the `top_k` chunks most relevant to the newest user message join every context. */
+  /**
+   * `always`: the chunks most relevant to the newest user message join every context, as many as
+   * fit retrieval's share of the budget (see `knowledge_share`), at most `top_k`.
+   */
   search_mode: z.enum(['always', 'never']).default('always'),
-  top_k: int(1).max(100).default(3),
+  /** At most this many chunks per context. Default 50: the token share usually decides first. */
+  top_k: int(1).max(100).default(50),
+  /**
+   * mem's own field. Of the budget left after system prompts, the summary and the newest turn,
+   * the share retrieved knowledge may fill; the recent window keeps the rest, and knowledge also
+   * gets whatever the window does not need. 0 to 1, default 0.5.
+   */
+  knowledge_share: z.number().min(0).max(1).default(0.5),
 });
 
 /** How summaries and archived turns are cut into chunks before indexing, in tokens. */

@@ -31,6 +31,12 @@ export interface MemoryEngineEvents {
   /** A long-term run failed (store or knowledge-base error); history is unchanged. */
   'compaction:error': { sessionId: string; error: unknown };
   'knowledge:indexed': { sessionId: string; collectionId: string; chunks: number };
+  /**
+   * Indexing finished turns or searching the knowledge base failed. History is unchanged: the
+   * turns are indexed again with the next append, or when a compaction archives them; a failed
+   * search leaves the context without retrieved knowledge.
+   */
+  'knowledge:error': { sessionId: string; operation: 'index' | 'search'; error: unknown };
   cleared: { sessionId: string };
   /**
    * A condition failed on a message (a missing metadata key, a division by zero, input over the

@@ -1,15 +1,55 @@
 import type { SummarizerStrategyConfig } from '../config/profile-schema.ts';
 import type { KnowledgeChunk, KnowledgeHit } from '../knowledge/knowledge-base-spec.ts';
 import { splitTextSpans } from '../knowledge/text-splitter.ts';
+import type { Interaction } from '../model/interaction.ts';
 import { groupInteractions } from '../model/interaction-log.ts';
-import { type CountedMessage, isSummaryMessage, messageText } from '../model/message.ts';
-import { renderTranscript } from '../summarize/render-transcript.ts';
+import { type CountedMessage, isSummaryMessage } from '../model/message.ts';
 import { summaryBody } from './compact-session.ts';
 import type { EngineContext } from './engine-context.ts';
+import { type ChunkSplit, turnChunks } from './turn-chunks.ts';
+
+type KnowledgeTarget = { config: SummarizerStrategyConfig; collectionId: string };
+
+/** The summarizer strategies that index into a knowledge base, when the engine has one. */
+export function knowledgeTargets(ctx: EngineContext): KnowledgeTarget[] {
+  if (ctx.knowledgeBase === undefined) return [];
+  return ctx.profile.longTerm.flatMap(({ config }) =>
+    config.long_term_memory_id === 'summarizer' && config.knowledge_base !== null
+      ? [{ config, collectionId: config.knowledge_base.collection_id }]
+      : [],
+  );
+}
+
+const splitOf = (ctx: EngineContext, config: SummarizerStrategyConfig): ChunkSplit => ({
+  chunkSize: config.text_splitter.chunk_size,
+  chunkOverlap: config.text_splitter.chunk_overlap,
+  counter: ctx.counter,
+});
 
 /**
- * Indexes a compaction: the summary and each archived interaction, cut by the profile's
- * `text_splitter`, tagged with the session, the summary and the message ids they came from.
+ * Makes finished interactions searchable (continuous indexing): one or more chunks per
+ * interaction, labelled by speaker, into every collection the profile indexes into. Indexing
+ * an interaction again replaces its chunks.
+ */
+export async function indexInteractions(
+  ctx: EngineContext,
+  sessionId: string,
+  interactions: readonly Interaction[],
+): Promise<void> {
+  if (interactions.length === 0) return;
+  for (const { config, collectionId } of knowledgeTargets(ctx)) {
+    const split = splitOf(ctx, config);
+    const chunks = interactions.flatMap((i) => turnChunks(sessionId, i.messages, split));
+    if (chunks.length === 0) continue;
+    await ctx.knowledgeBase!.add(collectionId, chunks);
+    ctx.events.emit('knowledge:indexed', { sessionId, collectionId, chunks: chunks.length });
+  }
+}
+
+/**
+ * Indexes a compaction: the new summary, and the interactions it archived again (a no-op for
+ * those already indexed as they finished; it catches any a crash left out). The chunks of a
+ * summary it folded in leave the knowledge base: the new summary carries what they held.
  */
 export async function indexCompaction(
   ctx: EngineContext,
@@ -21,39 +61,26 @@ export async function indexCompaction(
   const kb = ctx.knowledgeBase;
   const target = config.knowledge_base;
   if (kb === undefined || target === null) return;
-  const split = (text: string) =>
-    splitTextSpans(text, {
-      chunkSize: config.text_splitter.chunk_size,
-      chunkOverlap: config.text_splitter.chunk_overlap,
-      counter: ctx.counter,
-    });
-  const chunks: KnowledgeChunk[] = [];
-  const add = (idBase: string, text: string, metadata: KnowledgeChunk['metadata']) => {
-    // The splitter already counted each chunk: no second tokenization.
-    split(text).forEach((span, i) => {
-      chunks.push({ id: `${idBase}:${i}`, text: span.text, tokenCount: span.tokenCount, metadata });
-    });
-  };
-  add(summary.id, summaryBody(summary), {
-    sessionId,
-    kind: 'summary',
-    summaryId: summary.id,
-    messageIds: [summary.id],
-    createdAt: summary.createdAt,
-  });
+  const split = splitOf(ctx, config);
+  const chunks: KnowledgeChunk[] = splitTextSpans(summaryBody(summary), split).map((span, i) => ({
+    id: `${summary.id}:${i}`,
+    text: span.text,
+    tokenCount: span.tokenCount,
+    metadata: {
+      sessionId,
+      kind: 'summary',
+      summaryId: summary.id,
+      messageIds: [summary.id],
+      createdAt: summary.createdAt,
+    },
+  }));
   const originals = replaced.filter((m) => !isSummaryMessage(m));
   for (const interaction of groupInteractions(originals).interactions) {
-    const first = interaction.messages[0]!;
-    const last = interaction.messages.at(-1)!;
-    add(first.id, renderTranscript(interaction.messages), {
-      sessionId,
-      kind: 'archive',
-      summaryId: summary.id,
-      messageIds: interaction.messages.map((m) => m.id),
-      createdAt: first.createdAt,
-      start: first.createdAt,
-      end: last.createdAt,
-    });
+    chunks.push(...turnChunks(sessionId, interaction.messages, split));
+  }
+  const folded = replaced.filter(isSummaryMessage).map((m) => m.id);
+  if (folded.length > 0) {
+    await kb.delete(target.collection_id, { sessionId, summaryIds: folded });
   }
   await kb.add(target.collection_id, chunks);
   ctx.events.emit('knowledge:indexed', {
@@ -75,22 +102,23 @@ export async function forgetInKnowledgeBase(
   for (const collectionId of collections) await kb.delete(collectionId, { sessionId, ...filter });
 }
 
-/** The `top_k` chunks most relevant to the newest user message, for `search_mode: "always"`. */
+/** Hits for `query` from every collection with `search_mode: "always"`, best first in each. */
 export async function searchKnowledge(
   ctx: EngineContext,
   sessionId: string,
-  query: CountedMessage | undefined,
+  query: string | undefined,
+  extra: number,
 ): Promise<{ collectionId: string; hits: KnowledgeHit[] }[]> {
   const kb = ctx.knowledgeBase;
   if (kb === undefined || query === undefined) return [];
-  const text = messageText(query);
   const out: { collectionId: string; hits: KnowledgeHit[] }[] = [];
-  for (const { config } of ctx.profile.longTerm) {
-    if (config.long_term_memory_id !== 'summarizer') continue;
-    const target = config.knowledge_base;
-    if (target === null || target.search_mode !== 'always') continue;
-    const hits = await kb.search(target.collection_id, text, { topK: target.top_k, sessionId });
-    out.push({ collectionId: target.collection_id, hits });
+  for (const { config, collectionId } of knowledgeTargets(ctx)) {
+    const target = config.knowledge_base!;
+    if (target.search_mode !== 'always') continue;
+    // Hits already in the window are dropped later: ask for a few more than top_k.
+    const topK = Math.min(100, target.top_k + extra);
+    const hits = await kb.search(collectionId, query, { topK, sessionId });
+    out.push({ collectionId, hits });
   }
   return out;
 }

@@ -6,7 +6,7 @@ import { createMemoryStore } from '../store/memory-store.ts';
 import { createTokenCounter } from '../tokens/token-counter.ts';
 import type { EngineContext } from './engine-context.ts';
 import { EngineEvents } from './engine-events.ts';
-import { knowledgeMessage } from './knowledge-message.ts';
+import { isRepeat, knowledgeMessage, knowledgeRoom } from './knowledge-message.ts';
 
 const counter = createTokenCounter();
 const ctx: EngineContext = {
@@ -39,11 +39,12 @@ describe('knowledgeMessage', () => {
       fc.property(
         fc.array(fc.string({ unit: 'grapheme', maxLength: 120 }), { minLength: 1, maxLength: 5 }),
         (texts) => {
-          const { message } = knowledgeMessage(ctx, [], texts.map(hit), undefined, []);
+          const room = knowledgeRoom(ctx, [], [], [], 0.5, 100);
+          const { message } = knowledgeMessage(ctx, texts.map(hit), room);
           expect(message).toBeDefined();
           expect(message!.tokenCount).toBeGreaterThanOrEqual(counter.countMessage(message!));
           expect(message!.tokenCount - counter.countMessage(message!)).toBeLessThanOrEqual(
-            4 * texts.length,
+            4 * texts.length + 2,
           );
         },
       ),
@@ -57,10 +58,72 @@ describe('knowledgeMessage', () => {
     });
     const hits = ['alpha '.repeat(30), 'beta '.repeat(30), 'gamma '.repeat(30)].map(hit);
     const user = { id: 'u', role: 'user' as const, content: 'q', createdAt: 0, tokenCount: 8 };
-    const { message, hits: kept } = knowledgeMessage(ctx, [], hits, user, profile.shortTerm);
+    const newest = { index: 0, messages: [user], tokenCount: 8, toolNames: [], hasError: false };
+    const room = knowledgeRoom(ctx, [], [newest], profile.shortTerm, 0.5, 100);
+    const { message, hits: kept } = knowledgeMessage(ctx, hits, room);
     expect(kept.map((h) => h.chunk.id)).toEqual(['c0', 'c1']);
     expect(message!.tokenCount + user.tokenCount + counter.replyPrimingTokens).toBeLessThanOrEqual(
       120,
     );
+  });
+
+  it('gives the window at most (1 - share) of what is left, and knowledge the rest', () => {
+    const profile = parseProfile({
+      short_term_memory_strategy: [{ memory_strategy_id: 'max_tokens', memory_max_tokens: 1000 }],
+    });
+    const turn = (i: number, tokens: number) => ({
+      index: i,
+      messages: [
+        { id: `m${i}`, role: 'user' as const, content: 'x', createdAt: i, tokenCount: tokens },
+      ],
+      tokenCount: tokens,
+      toolNames: [],
+      hasError: false,
+    });
+    // 10 older turns of 100 tokens, the newest of 50; 1000 - 50 - priming left.
+    const turns = [...Array.from({ length: 10 }, (_, i) => turn(i, 100)), turn(10, 50)];
+    const rest = 1000 - 50 - counter.replyPrimingTokens;
+    const half = knowledgeRoom(ctx, [], turns, profile.shortTerm, 0.5, 7);
+    expect(half.maxHits).toBe(7);
+    // The window claims the 4 newest older turns (400 <= rest / 2), knowledge gets the rest.
+    expect(half.tokens).toBe(rest - 400);
+    expect([...half.shown].sort()).toEqual(['m10', 'm6', 'm7', 'm8', 'm9']);
+    const all = knowledgeRoom(ctx, [], turns, profile.shortTerm, 1, 7);
+    expect(all.tokens).toBe(rest);
+    const none = knowledgeRoom(ctx, [], turns, profile.shortTerm, 0, 7);
+    expect(none.tokens).toBe(rest - 900);
+  });
+
+  it('repeats nothing the prompt shows, and lists what it keeps oldest first under a line per day', () => {
+    const at = (ms: number, text: string, ids: string[], i: number): KnowledgeHit => ({
+      ...hit(text, i),
+      chunk: {
+        ...hit(text, i).chunk,
+        metadata: { sessionId: 's', kind: 'archive', messageIds: ids, createdAt: ms, start: ms },
+      },
+    });
+    const day1 = Date.UTC(2026, 2, 9, 14, 5);
+    const day2 = Date.UTC(2026, 2, 11, 9, 30);
+    const hits = [
+      at(day2, 'Lena: the race is on Sunday', ['a'], 0),
+      at(day1, 'Tomas: I moved to Porto', ['b'], 1),
+      at(day1 + 60_000, 'Lena: shown already', ['c'], 2),
+      at(day1 + 120_000, 'Lena: the dog is called Miso', ['d'], 3),
+    ];
+    const room = { tokens: Number.POSITIVE_INFINITY, maxHits: 100, shown: new Set(['c']) };
+    expect(isRepeat(hits[2]!, room.shown)).toBe(true);
+    const { message, hits: kept } = knowledgeMessage(ctx, hits, room);
+    expect(kept.map((h) => h.chunk.id)).toEqual(['c0', 'c1', 'c3']);
+    expect(message!.content).toBe(
+      [
+        'Relevant memory from earlier in this conversation:',
+        '[2026-03-09 14:05]',
+        'Tomas: I moved to Porto',
+        'Lena: the dog is called Miso',
+        '[2026-03-11 09:30]',
+        'Lena: the race is on Sunday',
+      ].join('\n'),
+    );
+    expect(message!.tokenCount).toBeGreaterThanOrEqual(counter.countMessage(message!));
   });
 });

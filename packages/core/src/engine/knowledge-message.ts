@@ -1,9 +1,12 @@
 import type { MemoryProfile } from '../config/parse-profile.ts';
 import type { KnowledgeHit } from '../knowledge/knowledge-base-spec.ts';
+import type { Interaction } from '../model/interaction.ts';
 import type { CountedMessage } from '../model/message.ts';
 import type { EngineContext } from './engine-context.ts';
 
-const LINE_PREFIX = '\n- ';
+/** First line of the message that carries retrieved knowledge. */
+export const KNOWLEDGE_HEADER = 'Relevant memory from earlier in this conversation:';
+
 const frames = new WeakMap<EngineContext['counter'], { base: number; perLine: number }>();
 
 function frameTokens(ctx: EngineContext): { base: number; perLine: number } {
@@ -15,54 +18,145 @@ function frameTokens(ctx: EngineContext): { base: number; perLine: number } {
       content: KNOWLEDGE_HEADER,
       createdAt: 0,
     });
-    frame = { base, perLine: ctx.counter.countText(LINE_PREFIX) };
+    frame = { base, perLine: ctx.counter.countText('\n') };
     frames.set(ctx.counter, frame);
   }
   return frame;
 }
 
-/** First line of the message that carries retrieved knowledge. */
-export const KNOWLEDGE_HEADER = 'Relevant memory from earlier in this conversation:';
+/** What the knowledge message may hold, and what it must not repeat. */
+export interface KnowledgeRoom {
+  /** Tokens the message may take, frame included (Infinity: no short-term budget). */
+  tokens: number;
+  /** At most this many hits. */
+  maxHits: number;
+  /** Ids of messages the prompt shows anyway: hits made only of these are dropped. */
+  shown: ReadonlySet<string>;
+}
 
 /**
- * Turns knowledge hits into one system message that fits the budget: the tightest
- * `memory_max_tokens` must still hold the system messages, this message and the newest user
- * message, so the lowest-ranked hits are dropped until it does. No short-term strategy: no limit.
+ * The budget rule. With a short-term budget B (the tightest `memory_max_tokens`):
+ * 1. pinned system prompts, the summary, the newest interaction and reply priming come first;
+ * 2. of what is left (R), the recent window claims what its interactions need, at most
+ *    (1 - knowledge_share) x R, and retrieved knowledge may fill the rest (at most `top_k` hits);
+ * 3. the window then takes whatever knowledge did not use.
+ * Without a short-term strategy there is no token limit: up to `top_k` hits.
+ */
+export function knowledgeRoom(
+  ctx: EngineContext,
+  system: readonly CountedMessage[],
+  interactions: readonly Interaction[],
+  shortTerm: MemoryProfile['shortTerm'],
+  share: number,
+  maxHits: number,
+): KnowledgeRoom {
+  const newest = interactions.at(-1);
+  const shown = new Set<string>();
+  for (const m of newest?.messages ?? []) shown.add(m.id);
+  // System messages are always shown: an active summary's own chunks are repeats.
+  for (const m of system) shown.add(m.id);
+  const budgets = shortTerm.map((s) => s.config.memory_max_tokens);
+  if (budgets.length === 0) return { tokens: Number.POSITIVE_INFINITY, maxHits, shown };
+  const budget = Math.min(...budgets);
+  let fixed = ctx.counter.replyPrimingTokens + (newest?.tokenCount ?? 0);
+  for (const m of system) fixed += m.tokenCount;
+  const rest = budget - fixed;
+  if (rest <= 0) return { tokens: 0, maxHits, shown };
+  // The window's claim: the newest interactions that fit (1 - share) of the rest.
+  const cap = Math.floor((1 - share) * rest);
+  let claim = 0;
+  for (let i = interactions.length - 2; i >= 0; i--) {
+    const interaction = interactions[i]!;
+    if (claim + interaction.tokenCount > cap) break;
+    claim += interaction.tokenCount;
+    for (const m of interaction.messages) shown.add(m.id);
+  }
+  return { tokens: rest - claim, maxHits, shown };
+}
+
+/** True when every message the hit quotes is shown anyway (or it is an active summary). */
+export function isRepeat(hit: KnowledgeHit, shown: ReadonlySet<string>): boolean {
+  const { kind, summaryId, messageIds } = hit.chunk.metadata;
+  if (kind === 'summary' && summaryId !== undefined && shown.has(summaryId)) return true;
+  return messageIds.length > 0 && messageIds.every((id) => shown.has(id));
+}
+
+/**
+ * Turns hits into one system message within `room`: the best-ranked hits that fit, shown
+ * oldest first under a `[date time]` line per day (UTC), so "when" questions find their date.
+ * Chunks were counted when indexed; lines are joined with "\n", where BPE does not merge
+ * across, so the message is priced without tokenizing the chunks again.
  */
 export function knowledgeMessage(
   ctx: EngineContext,
-  system: readonly CountedMessage[],
   hits: readonly KnowledgeHit[],
-  newestUser: CountedMessage | undefined,
-  shortTerm: MemoryProfile['shortTerm'],
+  room: KnowledgeRoom,
 ): { message: CountedMessage | undefined; hits: KnowledgeHit[] } {
-  if (hits.length === 0) return { message: undefined, hits: [] };
-  const budgets = shortTerm.map((s) => s.config.memory_max_tokens);
-  if (budgets.some((b) => b < 0)) return { message: undefined, hits: [] };
-  const budget = budgets.length === 0 ? Number.POSITIVE_INFINITY : Math.min(...budgets);
-  let fixed = ctx.counter.replyPrimingTokens + (newestUser?.tokenCount ?? 0);
-  for (const m of system) fixed += m.tokenCount;
-  // Chunks were counted when indexed; the message costs its frame plus, per chunk, the line
-  // prefix and the chunk. Lines are split at "\n", where BPE never merges across, so the sum
-  // is the count of the joined text without tokenizing it again.
   const frame = frameTokens(ctx);
-  let tokens = frame.base;
-  let fit = 0;
+  // Pick by rank with an estimate for the day lines, then price exactly and trim if needed.
+  const dayEstimate = frame.perLine + ctx.counter.countText('[2000-01-01 00:00]') + 1;
+  let estimate = frame.base;
+  const kept: KnowledgeHit[] = [];
+  const days = new Set<string>();
   for (const hit of hits) {
-    const next = tokens + frame.perLine + hit.chunk.tokenCount;
-    if (fixed + next > budget) break;
-    tokens = next;
-    fit++;
+    if (kept.length >= room.maxHits) break;
+    if (isRepeat(hit, room.shown)) continue;
+    const day = dayOf(hit);
+    const next =
+      estimate + (days.has(day) ? 0 : dayEstimate) + frame.perLine + hit.chunk.tokenCount;
+    if (next > room.tokens) continue;
+    estimate = next;
+    days.add(day);
+    kept.push(hit);
   }
-  if (fit === 0) return { message: undefined, hits: [] };
-  const kept = hits.slice(0, fit);
-  const message: CountedMessage = {
-    id: `knowledge_${kept.map((h) => h.chunk.id).join('|')}`,
-    role: 'system',
-    content: `${KNOWLEDGE_HEADER}${kept.map((h) => `${LINE_PREFIX}${h.chunk.text}`).join('')}`,
-    createdAt: ctx.now(),
-    metadata: { kind: 'knowledge', chunkIds: kept.map((h) => h.chunk.id) },
-    tokenCount: tokens,
-  };
-  return { message, hits: kept };
+  while (kept.length > 0) {
+    const rendered = render(ctx, kept, frame);
+    if (rendered.tokens <= room.tokens) {
+      const message: CountedMessage = {
+        id: `knowledge_${kept.map((h) => h.chunk.id).join('|')}`,
+        role: 'system',
+        content: rendered.content,
+        createdAt: ctx.now(),
+        metadata: { kind: 'knowledge', chunkIds: kept.map((h) => h.chunk.id) },
+        tokenCount: rendered.tokens,
+      };
+      return { message, hits: kept };
+    }
+    kept.pop();
+  }
+  return { message: undefined, hits: [] };
+}
+
+/** The message text for `kept` (oldest first, a line per day) and its price. */
+function render(
+  ctx: EngineContext,
+  kept: readonly KnowledgeHit[],
+  frame: { base: number; perLine: number },
+): { content: string; tokens: number } {
+  const ordered = [...kept].sort(
+    (a, b) => startOf(a) - startOf(b) || a.chunk.id.localeCompare(b.chunk.id),
+  );
+  const lines = [KNOWLEDGE_HEADER];
+  let tokens = frame.base;
+  let day: string | undefined;
+  for (const hit of ordered) {
+    const d = dayOf(hit);
+    if (d !== day) {
+      const line = `[${isoOf(startOf(hit)).slice(0, 16).replace('T', ' ')}]`;
+      lines.push(line);
+      tokens += frame.perLine + ctx.counter.countText(line);
+    }
+    day = d;
+    lines.push(hit.chunk.text);
+    tokens += frame.perLine + hit.chunk.tokenCount;
+  }
+  return { content: lines.join('\n'), tokens };
+}
+
+const startOf = (hit: KnowledgeHit) => hit.chunk.metadata.start ?? hit.chunk.metadata.createdAt;
+const dayOf = (hit: KnowledgeHit) => isoOf(startOf(hit)).slice(0, 10);
+/** ISO 8601 in UTC; a time outside what Date can show (any number is a valid createdAt) stays undated. */
+function isoOf(ms: number): string {
+  const date = new Date(ms);
+  return Number.isNaN(date.getTime()) ? 'undated' : date.toISOString();
 }

@@ -1,5 +1,6 @@
 import { summarizerStrategySchema } from '../config/profile-schema.ts';
 import type { KnowledgeHit } from '../knowledge/knowledge-base-spec.ts';
+import type { Interaction } from '../model/interaction.ts';
 import { type CountedMessage, isSummaryMessage } from '../model/message.ts';
 import type { StoredMessage, SummaryRecord } from '../store/store-spec.ts';
 import type { ShortTermStrategy } from '../strategies/short-term/short-term-strategy.ts';
@@ -9,10 +10,16 @@ import { compactSession } from './compact-session.ts';
 import type { EngineContext } from './engine-context.ts';
 import { conditionErrorReporter } from './engine-events.ts';
 import { eraseSession } from './erase-session.ts';
-import { forgetInKnowledgeBase, searchKnowledge } from './knowledge-index.ts';
-import { knowledgeMessage } from './knowledge-message.ts';
+import {
+  forgetInKnowledgeBase,
+  indexInteractions,
+  knowledgeTargets,
+  searchKnowledge,
+} from './knowledge-index.ts';
+import { isRepeat, knowledgeMessage, knowledgeRoom } from './knowledge-message.ts';
 import { type MessageInput, messageFromInput } from './message-input.ts';
 import { countNext, withNext } from './next-messages.ts';
+import { recallQuery } from './recall-query.ts';
 import type { SessionState } from './session-state.ts';
 import { type AppendedFacts, appendedFacts, TriggerCounter } from './triggers.ts';
 
@@ -114,6 +121,32 @@ export function createSession(
   );
 
   const ensureLoaded = () => state.sync(ctx.store);
+  const retrieval = knowledgeTargets(ctx).find(
+    (t) => t.config.knowledge_base?.search_mode === 'always',
+  )?.config.knowledge_base;
+  const knowledgeShare = retrieval?.knowledge_share ?? 0;
+  const topK = retrieval?.top_k ?? 0;
+  const indexing = knowledgeTargets(ctx).length > 0;
+  const indexFinished = async (): Promise<void> => {
+    const todo = state.unindexed();
+    if (todo.length === 0) return;
+    try {
+      await indexInteractions(ctx, id, todo);
+      const seq = todo.at(-1)!.messages.at(-1)!.seq;
+      state.indexedSeq = Math.max(state.indexedSeq ?? 0, seq);
+    } catch (error) {
+      ctx.events.emit('knowledge:error', { sessionId: id, operation: 'index', error });
+    }
+  };
+  const select = (knowledge: CountedMessage | undefined, interactions: readonly Interaction[]) =>
+    selectWindow(
+      {
+        system: knowledge === undefined ? state.log.system : [...state.log.system, knowledge],
+        interactions,
+      },
+      shortTerm,
+      ctx.counter.replyPrimingTokens,
+    );
 
   const due = (facts: AppendedFacts | undefined, force: boolean): Map<number, boolean> => {
     const out = new Map<number, boolean>();
@@ -204,6 +237,8 @@ export function createSession(
         await state.sync(ctx.store);
       }
       if (options.usage !== undefined) state.lastInputTokens = options.usage.inputTokens;
+      // A user message finishes the interaction before it: it becomes searchable now.
+      if (indexing && counted.some((m) => m.role === 'user')) await indexFinished();
       ctx.events.emit('appended', {
         sessionId: id,
         messageIds: counted.map((m) => m.id),
@@ -217,40 +252,43 @@ export function createSession(
       const next = countNext(ctx, options.next);
       await ensureLoaded();
       const interactions = withNext(state.log.interactions, next);
-      const newest = interactions.at(-1)?.messages[0];
-      let found = state.knowledge?.messageId === newest?.id ? state.knowledge?.found : undefined;
-      if (found === undefined) {
-        found = await searchKnowledge(ctx, id, newest);
-        // Only the stored conversation's search is kept: `next` messages change every call.
-        if (next.length === 0) {
-          state.knowledge = newest === undefined ? undefined : { messageId: newest.id, found };
-        }
-      }
-      const activeSummaries = new Set(state.log.system.filter(isSummaryMessage).map((m) => m.id));
-      const hits = found
-        .flatMap((f) => f.hits)
-        .filter(
-          (h) =>
-            !(
-              h.chunk.metadata.kind === 'summary' &&
-              activeSummaries.has(h.chunk.metadata.summaryId ?? '')
-            ),
-        );
-      const knowledge = knowledgeMessage(
+      const query = recallQuery(interactions);
+      const room = knowledgeRoom(
         ctx,
         state.log.system,
-        hits,
-        newest,
-        shortTerm.length > 0 ? ctx.profile.shortTerm : [],
-      );
-      const view = {
-        system:
-          knowledge.message === undefined
-            ? state.log.system
-            : [...state.log.system, knowledge.message],
         interactions,
-      };
-      const selection = selectWindow(view, shortTerm, ctx.counter.replyPrimingTokens);
+        shortTerm.length > 0 ? ctx.profile.shortTerm : [],
+        knowledgeShare,
+        topK,
+      );
+      const key =
+        query === undefined ? undefined : `${interactions.at(-1)?.messages[0]?.id}\n${query}`;
+      let found =
+        key !== undefined && state.knowledge?.key === key ? state.knowledge.found : undefined;
+      if (found === undefined) {
+        try {
+          found = await searchKnowledge(ctx, id, query, interactions.length);
+        } catch (error) {
+          ctx.events.emit('knowledge:error', { sessionId: id, operation: 'search', error });
+          found = [];
+        }
+        // Only the stored conversation's search is kept: `next` messages change every call.
+        if (next.length === 0) state.knowledge = key === undefined ? undefined : { key, found };
+      }
+      let knowledge = knowledgeMessage(
+        ctx,
+        found.flatMap((f) => f.hits),
+        room,
+      );
+      let selection = select(knowledge.message, interactions);
+      // The window may have grown into room knowledge left unused: repeat nothing it now shows
+      // (dropping hits only frees room, so the window keeps all it had).
+      const shown = new Set(room.shown);
+      for (const i of selection.interactions) for (const m of i.messages) shown.add(m.id);
+      if (knowledge.hits.some((h) => isRepeat(h, shown))) {
+        knowledge = knowledgeMessage(ctx, knowledge.hits, { ...room, shown });
+        selection = select(knowledge.message, interactions);
+      }
       return {
         messages: selectionMessages(selection),
         tokenCount: selection.tokenCount,

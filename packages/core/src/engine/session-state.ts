@@ -14,6 +14,13 @@ export class SessionState {
   version = 0;
   epoch = 0;
   loaded = false;
+  /**
+   * Seq of the newest message whose interaction is in the knowledge base (continuous indexing).
+   * A first load assumes every finished interaction was indexed by the engine that appended the
+   * next user message; a compaction re-indexes what it archives, so a gap (a crash between the
+   * two writes) closes there.
+   */
+  indexedSeq: number | undefined;
   /** `inputTokens` of the caller's last reported LLM call. */
   lastInputTokens: number | undefined;
   /** Long-term runs in flight or queued for this session. */
@@ -25,7 +32,7 @@ export class SessionState {
    * compaction, erasure or clear made here.
    */
   knowledge:
-    | { messageId: string; found: Array<{ collectionId: string; hits: KnowledgeHit[] }> }
+    | { key: string; found: Array<{ collectionId: string; hits: KnowledgeHit[] }> }
     | undefined;
 
   /**
@@ -58,6 +65,7 @@ export class SessionState {
     this.version = read.version;
     this.epoch = read.epoch;
     this.loaded = true;
+    this.indexedSeq ??= finishedSeq(this.log);
   }
 
   /** Adds messages read or written after the cached ones; anything already cached is skipped. */
@@ -78,5 +86,22 @@ export class SessionState {
     this.loaded = false;
     this.lastInputTokens = undefined;
     this.knowledge = undefined;
+    this.indexedSeq = undefined;
   }
+
+  /** Finished interactions (a newer one has started) not in the knowledge base yet. */
+  unindexed(): StoredInteraction[] {
+    const done = this.log.interactions.slice(0, -1);
+    const after = this.indexedSeq ?? 0;
+    let i = done.length;
+    while (i > 0 && (done[i - 1]!.messages.at(-1)?.seq ?? 0) > after) i--;
+    return done.slice(i);
+  }
+}
+
+type StoredInteraction = InteractionLog<StoredMessage>['interactions'][number];
+
+/** Seq of the last message of the newest finished interaction (0 when there is none). */
+export function finishedSeq(log: InteractionLog<StoredMessage>): number {
+  return log.interactions.at(-2)?.messages.at(-1)?.seq ?? 0;
 }

@@ -34,6 +34,11 @@ export function normalizeText(text: string): string {
   return text.normalize('NFKD').replace(DIACRITICS, '').normalize('NFC').toLowerCase();
 }
 
+export interface AnalyzeOptions {
+  /** Stem English words (default true; index and query must agree). */
+  stem?: boolean;
+}
+
 /**
  * Turns text into index terms, in order, repeats kept (they are the term frequencies). Index and
  * query go through the same function, so both sides always agree.
@@ -49,7 +54,8 @@ export function normalizeText(text: string): string {
  * - Han and kana, written without spaces, become overlapping bigrams (`東京都` → `東京`, `京都`);
  *   a single character stays a unigram.
  */
-export function analyzeText(text: string): string[] {
+export function analyzeText(text: string, options: AnalyzeOptions = {}): string[] {
+  const stem = options.stem ?? true;
   const terms: string[] = [];
   for (const match of normalizeText(text).matchAll(TOKEN)) {
     const cjk = match[1];
@@ -59,9 +65,9 @@ export function analyzeText(text: string): string[] {
     }
     const word = match[2];
     if (word === undefined) continue;
-    addTerm(word, terms);
+    addTerm(word, terms, stem);
     if (JOINER.test(word)) {
-      for (const part of word.split(JOINER)) addTerm(part, terms);
+      for (const part of word.split(JOINER)) addTerm(part, terms, stem);
     }
   }
   return terms;
@@ -69,10 +75,10 @@ export function analyzeText(text: string): string[] {
 
 const ENGLISH_WORD = /^[a-z]{3,}$/;
 
-function addTerm(term: string, terms: string[]): void {
+function addTerm(term: string, terms: string[], stem: boolean): void {
   if (STOPWORDS.has(term)) return;
   if (term.length > MAX_TERM_LENGTH) terms.push(cutTerm(term));
-  else terms.push(ENGLISH_WORD.test(term) ? stemmer(term) : term);
+  else terms.push(stem && ENGLISH_WORD.test(term) ? stemmer(term) : term);
 }
 
 /** Cuts to MAX_TERM_LENGTH code units without splitting a surrogate pair. */

@@ -85,7 +85,7 @@ const TINY = /^[\p{Script=Latin}\p{N}]{1,2}$/u;
 /** Distinct terms of `text`, format labels and tiny terms left out, unspaced scripts as bigrams. */
 function termsOf(text: string): Set<string> {
   const terms = new Set<string>();
-  for (const term of analyzeText(text.replace(FORMAT_LABELS, ' '))) {
+  for (const term of analyzeText(text.replace(FORMAT_LABELS, ' '), { stem: false })) {
     if (TINY.test(term)) continue;
     if (term.length > 2 && UNSPACED.test(term)) {
       const chars = Array.from(term);

@@ -1,0 +1,37 @@
+import { analyzeText } from '../knowledge/analyze-text.ts';
+import type { Interaction } from '../model/interaction.ts';
+import { messageText } from '../model/message.ts';
+
+/** Words that make a question but say nothing about what it is about. Still indexed. */
+const QUESTION_WORDS =
+  /(?<![\p{L}\p{N}])(?:who|whom|whose|what|when|where|which|why|how)(?![\p{L}\p{N}])/giu;
+/** A turn that leans on the one before: "and tomorrow?", "what about Berlin?". */
+const FOLLOW_UP_START = /^\s*(?:and|but|also|or|so|then|what about|how about)(?![\p{L}\p{N}])/iu;
+/** A question with fewer search terms than this is searched with the previous user turn. */
+const MIN_OWN_TERMS = 2;
+/** Longer user messages are searched by their first this many characters. */
+const MAX_QUERY_CHARS = 4_000;
+
+/**
+ * What the knowledge base is searched for when `interactions` end with a user turn: that turn
+ * without its question words; a follow-up (starts with "and", "what about", … or has fewer than
+ * two search terms of its own) is searched together with the previous user turn. `undefined`
+ * when there is no user turn to search for.
+ */
+export function recallQuery(interactions: readonly Interaction[]): string | undefined {
+  const newest = interactions.at(-1)?.messages[0];
+  if (newest === undefined || newest.role !== 'user') return undefined;
+  const own = withoutQuestionWords(messageText(newest));
+  if (!isFollowUp(own)) return own;
+  const previous = interactions.at(-2)?.messages[0];
+  if (previous === undefined || previous.role !== 'user') return own;
+  return `${withoutQuestionWords(messageText(previous))}\n${own}`;
+}
+
+function withoutQuestionWords(text: string): string {
+  return text.slice(0, MAX_QUERY_CHARS).replace(QUESTION_WORDS, ' ');
+}
+
+function isFollowUp(text: string): boolean {
+  return FOLLOW_UP_START.test(text) || analyzeText(text).length < MIN_OWN_TERMS;
+}

@@ -1,0 +1,63 @@
+import type { KnowledgeChunk } from '../knowledge/knowledge-base-spec.ts';
+import { splitTextSpans } from '../knowledge/text-splitter.ts';
+import { type CountedMessage, isSummaryMessage, messageText } from '../model/message.ts';
+import type { TokenCounter } from '../tokens/token-counter.ts';
+
+const ROLE_LABELS = { user: 'User', assistant: 'Assistant', system: 'System', tool: 'Tool' };
+
+/**
+ * One interaction as knowledge: a line per message, labelled with the speaker's `name` when it
+ * has one, else its role (`Lena: …`, `User: …`); tool calls as `→ name(args)`, results as
+ * `← name: result`. Short labels keep the retrieved text close to what was said.
+ */
+export function turnText(messages: readonly CountedMessage[]): string {
+  const lines: string[] = [];
+  for (const m of messages) {
+    if (isSummaryMessage(m)) continue;
+    const text = messageText(m);
+    if (m.role === 'tool') {
+      const marker = m.isError === true ? ' [error]' : '';
+      lines.push(`← ${m.toolName ?? 'tool'}${marker}: ${text}`);
+      continue;
+    }
+    const label = m.name ?? ROLE_LABELS[m.role];
+    if (text.length > 0 || m.toolCalls === undefined) lines.push(`${label}: ${text}`);
+    for (const call of m.toolCalls ?? []) lines.push(`→ ${call.name}(${call.arguments})`);
+  }
+  return lines.join('\n');
+}
+
+export interface ChunkSplit {
+  chunkSize: number;
+  chunkOverlap: number;
+  counter: TokenCounter;
+}
+
+/**
+ * An interaction's chunks: its `turnText` cut by the profile's `text_splitter`, ids
+ * `${firstMessageId}:${i}`, so indexing the same interaction again replaces them.
+ */
+export function turnChunks(
+  sessionId: string,
+  messages: readonly CountedMessage[],
+  split: ChunkSplit,
+): KnowledgeChunk[] {
+  const originals = messages.filter((m) => !isSummaryMessage(m));
+  const first = originals[0];
+  const last = originals.at(-1);
+  if (first === undefined || last === undefined) return [];
+  const metadata = {
+    sessionId,
+    kind: 'archive' as const,
+    messageIds: originals.map((m) => m.id),
+    createdAt: first.createdAt,
+    start: first.createdAt,
+    end: last.createdAt,
+  };
+  return splitTextSpans(turnText(originals), split).map((span, i) => ({
+    id: `${first.id}:${i}`,
+    text: span.text,
+    tokenCount: span.tokenCount,
+    metadata: { ...metadata, messageIds: [...metadata.messageIds] },
+  }));
+}
