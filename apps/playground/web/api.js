@@ -59,6 +59,13 @@ export const api = {
     const query = new URLSearchParams(Object.entries(page).map(([k, v]) => [k, String(v)]));
     return call(`/api/turn/${index}?${query}`, { signal });
   },
+  /**
+   * The context the next LLM call would get for this question after the last replay; nothing is
+   * stored.
+   * @param {string} question
+   * @param {AbortSignal} [signal]
+   */
+  ask: (question, signal) => call('/api/ask', { body: { question }, signal }),
   /** @param {string} message */
   chat: (message) => call('/api/chat', { body: { message } }),
 };

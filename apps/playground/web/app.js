@@ -1,8 +1,10 @@
 /**
- * The playground page: wires the profile editor, the replay controls, the chart, the turn panels
- * and the chat to the server's JSON API (see src/server). Plain ES modules, no build step.
+ * The playground page: wires the profile editor, the replay controls, the chart, the turn panels,
+ * the question box and the chat to the server's JSON API (see src/server). Plain ES modules, no
+ * build step.
  */
 import { api } from './api.js';
+import { setupAsk } from './ask-panel.js';
 import { createChart } from './chart.js';
 import { setupChat } from './chat.js';
 import { byId, el, formatNumber, formatTime } from './dom.js';
@@ -37,6 +39,16 @@ const editor = createProfileEditor({
   onValid: () => void runReplay('keep'),
 });
 
+const ask = setupAsk({
+  // The answer is about the thread as it is now: its last turn's history is the one to mark.
+  async onAnswer(answer) {
+    const last = state.turns.length - 1;
+    if (state.selected !== last) await selectTurn(last);
+    await history.mark(answer.present);
+  },
+  showMessages: (ids) => void history.reveal(ids),
+});
+
 /** @param {'running' | 'done' | 'error'} kind @param {string} text */
 function setStatus(kind, text) {
   status.dataset.state = kind;
@@ -49,6 +61,8 @@ async function runReplay(select) {
   const controller = new AbortController();
   state.replaying = controller;
   setStatus('running', 'Replaying…');
+  ask.setReplayed(false, 'Replaying… ask when it is done.');
+  void history.mark([]);
   const [conversation, turns] = conversationSelect.value.split(':');
   try {
     const result = await api.replay(
@@ -73,11 +87,13 @@ async function runReplay(select) {
     const ms = Math.round(result.stats.totalMs);
     setStatus('done', `done · ${formatNumber(state.turns.length)} turns in ${formatNumber(ms)} ms`);
     await selectTurn(Math.max(0, next));
+    if (!controller.signal.aborted) ask.setReplayed(true);
   } catch (error) {
     if (controller.signal.aborted) return;
     const e = /** @type {any} */ (error);
     if (e.body?.issues) editor.showIssues(e.body.issues);
     setStatus('error', `error: ${e.message}`);
+    ask.setReplayed(false, 'The replay failed: fix it and replay, then ask.');
   }
 }
 
@@ -169,6 +185,9 @@ document.addEventListener('keydown', (event) => {
 
 /** @param {{ reply: string, turn: any, detail: any }} result */
 function onChatTurn(result) {
+  // The thread moved on: an earlier question's answer no longer describes it.
+  ask.setReplayed(true);
+  void history.mark([]);
   state.turns.push(result.turn);
   const s = state.stats;
   if (s) {

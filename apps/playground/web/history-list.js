@@ -1,11 +1,27 @@
 /**
  * The stored history, one page at a time: the server sends PAGE messages of the selected turn's
  * history (the latest by default) and the list pages earlier / later on demand, so a
- * 10,000-turn history never puts thousands of nodes in the DOM.
+ * 10,000-turn history never puts thousands of nodes in the DOM. Messages a question's context
+ * brings back (ask-panel.js) carry a mark, `in window` or `retrieved`, on every page shown.
  */
 import { collapsibleText, el, formatNumber } from './dom.js';
 
 export const PAGE = 150;
+
+/** @type {Record<string, string>} */
+const MARK_LABELS = { window: 'in window', retrieved: 'retrieved' };
+
+/** @param {string} how `window` or `retrieved` */
+function markLabel(how) {
+  return el('span', {
+    class: `mark mark-${how}`,
+    text: MARK_LABELS[how] ?? how,
+    title:
+      how === 'window'
+        ? 'sent as it is in the context for the question'
+        : 'quoted by a knowledge-base chunk in the context for the question',
+  });
+}
 
 /**
  * @typedef {{ historyOffset?: number, historyAround?: string }} PageRequest
@@ -23,14 +39,24 @@ export function createHistoryList(container, countBadge, loadPage) {
   let items = [];
   let offset = 0;
   let total = 0;
+  /** Message id -> how the last question's context brings it back. @type {Map<string, string>} */
+  let marks = new Map();
 
   /** @param {any} m a HistoryItem */
-  const row = (m) =>
-    el(
+  const row = (m) => {
+    const how = marks.get(m.id);
+    return el(
       'article',
-      { class: 'history-item', 'data-state': m.state, 'data-id': m.id, id: `msg-${m.id}` },
+      {
+        class: 'history-item',
+        'data-state': m.state,
+        'data-id': m.id,
+        'data-mark': how,
+        id: `msg-${m.id}`,
+      },
       [
         el('div', { class: 'meta' }, [
+          how ? markLabel(how) : null,
           el('span', {
             class: `role role-${m.role}`,
             text: m.toolName ? `${m.role} · ${m.toolName}` : m.role,
@@ -46,6 +72,7 @@ export function createHistoryList(container, countBadge, loadPage) {
         collapsibleText(m.text, 200),
       ],
     );
+  };
 
   /**
    * @param {string} label
@@ -103,6 +130,28 @@ export function createHistoryList(container, countBadge, loadPage) {
     return first !== undefined;
   }
 
+  /**
+   * Sets the marks of the rows shown; returns the row of `target`, if shown.
+   * @param {string | undefined} target
+   */
+  function applyMarks(target) {
+    /** @type {HTMLElement | undefined} */
+    let found;
+    for (const node of /** @type {NodeListOf<HTMLElement>} */ (
+      container.querySelectorAll('.history-item')
+    )) {
+      const id = node.dataset.id ?? '';
+      const how = marks.get(id);
+      node.querySelector('.mark')?.remove();
+      if (how) {
+        node.dataset.mark = how;
+        node.querySelector('.meta')?.prepend(markLabel(how));
+      } else delete node.dataset.mark;
+      if (id === target) found = node;
+    }
+    return found;
+  }
+
   return {
     /** @param {HistoryPageDetail} detail the selected turn's detail (latest page) */
     show(detail) {
@@ -119,6 +168,24 @@ export function createHistoryList(container, countBadge, loadPage) {
       if (ids.length === 0) return false;
       show(await loadPage({ historyAround: /** @type {string} */ (ids[0]) }));
       return highlight(wanted);
+    },
+    /**
+     * Marks the messages a question's context brings back, on this page and on pages loaded
+     * later, then shows the page of the first retrieved one (else the first one) and scrolls
+     * the list (only the list) to it. An empty list clears the marks.
+     * @param {{ id: string, how: string }[]} present
+     */
+    async mark(present) {
+      marks = new Map(present.map((p) => [p.id, p.how]));
+      const target = (present.find((p) => p.how === 'retrieved') ?? present[0])?.id;
+      if (target !== undefined && !items.some((m) => m.id === target)) {
+        show(await loadPage({ historyAround: target }));
+      }
+      const node = applyMarks(target);
+      if (node === undefined) return false;
+      const offset = node.getBoundingClientRect().top - container.getBoundingClientRect().top;
+      container.scrollTop += offset - container.clientHeight / 3;
+      return true;
     },
   };
 }

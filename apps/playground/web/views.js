@@ -12,7 +12,7 @@ const LIST_CAP = 50;
  * @param {(item: any) => HTMLElement} render
  * @param {string} tag
  */
-function cappedList(list, items, render, tag) {
+export function cappedList(list, items, render, tag) {
   list.replaceChildren();
   let shown = 0;
   const more = el(tag, { class: 'list-more' });
@@ -39,20 +39,19 @@ function cappedList(list, items, render, tag) {
 export function renderContext(context) {
   const total = context.reduce((sum, item) => sum + item.tokens, 0);
   byId('context-tokens').textContent = `${formatNumber(total)} tokens`;
-  cappedList(
-    byId('context'),
-    context,
-    (item) =>
-      el('li', { class: 'context-item', 'data-kind': item.kind, 'data-id': item.id }, [
-        el('div', { class: 'meta' }, [
-          el('span', { class: `kind kind-${item.kind}`, text: item.kind }),
-          el('span', { class: 'role', text: item.role }),
-          el('span', { class: 'tokens', text: `${formatNumber(item.tokens)} tok` }),
-        ]),
-        collapsibleText(item.text),
-      ]),
-    'li',
-  );
+  cappedList(byId('context'), context, contextItem, 'li');
+}
+
+/** @param {any} item a ContextItem */
+export function contextItem(item) {
+  return el('li', { class: 'context-item', 'data-kind': item.kind, 'data-id': item.id }, [
+    el('div', { class: 'meta' }, [
+      el('span', { class: `kind kind-${item.kind}`, text: item.kind }),
+      el('span', { class: 'role', text: item.role }),
+      el('span', { class: 'tokens', text: `${formatNumber(item.tokens)} tok` }),
+    ]),
+    collapsibleText(item.text),
+  ]);
 }
 
 /**

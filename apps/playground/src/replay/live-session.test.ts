@@ -74,6 +74,31 @@ describe('openLiveSession', () => {
     await expect(live.beginTurn({ role: 'user', content: 'late' })).rejects.toThrow(/closed/);
   });
 
+  it('asks between turns only, storing nothing: the question ends the context, the window is marked', async () => {
+    const live = await openLiveSession({ profile: presetProfile('short-term'), store: 'memory' });
+    try {
+      await live.turn({ role: 'user', content: 'BW-20418 goes to Hamburg.' }, [
+        { role: 'assistant', content: 'Noted: Hamburg.' },
+      ]);
+      const answer = await live.ask('Where does BW-20418 go?');
+      expect(answer.context.at(-1)).toMatchObject({
+        kind: 'question',
+        role: 'user',
+        text: 'Where does BW-20418 go?',
+      });
+      const history = live.detail(0).history;
+      expect(answer.present).toEqual(history.map((h) => ({ id: h.id, how: 'window' })));
+      expect(answer.turns).toBe(1);
+      expect(await live.engine.session(live.sessionId).history()).toHaveLength(2);
+      await live.beginTurn({ role: 'user', content: 'And the pallets?' });
+      await expect(live.ask('now?')).rejects.toThrow(/endTurn/);
+      await live.endTurn([{ role: 'assistant', content: 'Six.' }]);
+    } finally {
+      await live.close();
+    }
+    await expect(live.ask('late')).rejects.toThrow(/closed/);
+  });
+
   it('refuses a redis store without a URL and an unknown store, naming the option', async () => {
     await expect(openLiveSession({ profile: {}, store: 'redis' })).rejects.toThrow(/redisUrl/);
     await expect(

@@ -11,8 +11,10 @@
  * `beginTurn` appends the user message, lets due long-term strategies (summarize, erase) finish,
  * then returns what the LLM gets; `endTurn` appends the replies (assistant and tool messages),
  * waits for compactions again, and records the turn. `turn(user, replies)` does both. Messages
- * without `id` / `createdAt` get fresh ones. The thread is cleared when opened.
+ * without `id` / `createdAt` get fresh ones. The thread is cleared when opened. Between turns,
+ * `ask(question)` shows the context the next call would get for a question, storing nothing.
  */
+import { randomUUID } from 'node:crypto';
 import {
   type CountedMessage,
   createMemoryEngine,
@@ -21,8 +23,9 @@ import {
   type MessageInput,
   type SummaryRecord,
 } from '@mem/core';
+import { askAnswer } from './ask-answer.ts';
 import { type BackendOptions, openBackend } from './open-backend.ts';
-import type { ReplayStats, TurnDetail, TurnSnapshot } from './replay-types.ts';
+import type { AskAnswer, ReplayStats, TurnDetail, TurnSnapshot } from './replay-types.ts';
 import { TurnRecorder } from './turn-recorder.ts';
 
 export interface LiveSessionOptions extends BackendOptions {
@@ -54,6 +57,11 @@ export interface LiveSession {
     options?: TurnOptions,
   ): Promise<{ snapshot: TurnSnapshot; detail: TurnDetail }>;
   detail(turn: number): TurnDetail;
+  /**
+   * The context the next LLM call would get if `question` were the next user message, with the
+   * history messages it brings back. Nothing is stored or recorded; only between turns.
+   */
+  ask(question: string): Promise<AskAnswer>;
   stats(): ReplayStats;
   /** Waits for work in flight and closes the store and knowledge base; `detail` still works. */
   close(): Promise<void>;
@@ -196,6 +204,15 @@ export async function openLiveSession(options: LiveSessionOptions): Promise<Live
       return live.endTurn(replies);
     },
     detail: (turn) => recorder.detail(turn),
+    async ask(question) {
+      if (open !== undefined)
+        throw new Error('[mem/playground] ask: a turn is in progress; ask after endTurn.');
+      if (closed !== undefined) throw new Error('[mem/playground] this live session is closed.');
+      await session.idle();
+      const id = `question-${randomUUID()}`;
+      const context = await session.context({ next: { id, role: 'user', content: question } });
+      return askAnswer({ id, text: question }, context, recorder);
+    },
     stats: () => recorder.stats(busyMs),
     close() {
       closed ??= engine.idle().finally(() => backend.close());

@@ -103,6 +103,46 @@ export interface TurnDetail {
   knowledgeHits: KnowledgeHitView[];
 }
 
+/** A context item of an answer to a question: `question` is the question itself (not stored). */
+export interface AskContextItem extends Omit<ContextItem, 'kind'> {
+  kind: ContextItem['kind'] | 'question';
+}
+
+/** A knowledge-base hit in an answer to a question, with the history messages it quotes. */
+export interface AskHitView extends KnowledgeHitView {
+  /** Tokens of the chunk's text. */
+  tokens: number;
+  /** Ids of the history messages the chunk holds (`chunk.metadata.messageIds`). */
+  messageIds: string[];
+}
+
+/** A history message the context of a question brings back, and how. */
+export interface PresentMessage {
+  id: string;
+  /** `window`: sent as it is; `retrieved`: quoted by a retrieved chunk (and not in the window). */
+  how: 'window' | 'retrieved';
+}
+
+/**
+ * What the next LLM call would get if `question` were asked now, after the replay (and any chat
+ * turns since): nothing is stored, and the thread is unchanged.
+ */
+export interface AskAnswer {
+  question: string;
+  /** Turns of the thread the question was asked after. */
+  turns: number;
+  /** System prompts, summary, retrieved knowledge, the window, then the question. */
+  context: AskContextItem[];
+  /** Prompt tokens of the context, reply priming included. */
+  tokenCount: number;
+  /** The newest interaction (here: the question) was cut to fit the budget. */
+  truncated: boolean;
+  /** The knowledge-base chunks the context includes, best first. */
+  knowledgeHits: AskHitView[];
+  /** History messages the context brings back, oldest first. */
+  present: PresentMessage[];
+}
+
 export interface ReplayStats {
   turns: number;
   messages: number;

@@ -106,6 +106,21 @@ export class TurnRecorder {
     this.hits.push(context.knowledge.map(hitView));
   }
 
+  /** The items of a context that is not recorded (e.g. the context for a question). */
+  contextItems(messages: readonly CountedMessage[]): ContextItem[] {
+    return messages.map((m) => this.item(m, undefined));
+  }
+
+  /** Ids of the original messages not erased (active or archived), oldest first. */
+  survivingIds(): string[] {
+    const ids: string[] = [];
+    for (const n of this.originals) {
+      const { id } = this.table.entries[n]!;
+      if (!this.erasedIn.has(id)) ids.push(id);
+    }
+    return ids;
+  }
+
   detail(turn: number): TurnDetail {
     const snapshot = this.turns[turn];
     if (snapshot === undefined) {

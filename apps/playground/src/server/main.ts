@@ -8,6 +8,9 @@
  *                         past one) and stops when the client disconnects
  *   GET  /api/turn/:i     TurnDetail of turn i of the last replay (and the chat after it);
  *                         ?historyLimit=N[&historyOffset=K | &historyAround=id] pages the history
+ *   POST /api/ask         { question } → AskAnswer: the context the next LLM call would get for
+ *                         the question after the last replay (nothing stored); 400 for a bad
+ *                         question, 409 before a replay or while one runs
  *   POST /api/chat        { message } → { reply, turn, detail } (409 when no model is configured)
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -125,6 +128,7 @@ async function handle(
     res.once('close', () => gone.abort());
     return sendJson(res, 200, await api.replay(await readJsonBody(req), gone.signal));
   }
+  if (route === 'POST /api/ask') return sendJson(res, 200, await api.ask(await readJsonBody(req)));
   if (route === 'POST /api/chat')
     return sendJson(res, 200, await api.chat(await readJsonBody(req)));
   const turn = /^\/api\/turn\/([^/]*)$/.exec(path);
@@ -132,7 +136,8 @@ async function handle(
     return sendJson(res, 200, await api.turn(turn[1] ?? '', url.searchParams));
   if (path.startsWith('/api/')) {
     const known =
-      ['/api/config', '/api/validate', '/api/replay', '/api/chat'].includes(path) || turn !== null;
+      ['/api/config', '/api/validate', '/api/replay', '/api/ask', '/api/chat'].includes(path) ||
+      turn !== null;
     if (known) throw new HttpError(405, `${method} is not allowed on ${path}.`);
     throw new HttpError(404, `No API route ${method} ${path}.`);
   }

@@ -1,12 +1,14 @@
 import type { Message } from '@mem/core';
 import { PRESETS } from '../replay/presets.ts';
 import type {
+  AskAnswer,
   ReplayStats,
   StoreKind,
   SummaryView,
   TurnDetail,
   TurnSnapshot,
 } from '../replay/replay-types.ts';
+import { readQuestion } from './ask-question.ts';
 import { type ChatConfig, chatConfigFromEnv, publicChatConfig } from './chat-config.ts';
 import { createChatModel } from './chat-model.ts';
 import { createConversationCache, sessionRanges } from './conversations.ts';
@@ -39,7 +41,9 @@ const DEFAULT_GENERATED_TURNS = 10_000;
 /**
  * What the JSON routes do, apart from HTTP. Replays run in a worker thread (replay-runner.ts)
  * within `limits`; replays and chat turns run one at a time; a replay request that is overtaken
- * by a newer one, or whose client went away, while it waits is dropped without running.
+ * by a newer one, or whose client went away, while it waits is dropped without running. A
+ * question (`ask`) is answered at once against the thread the last replay left, or refused with
+ * 409 while a replay or chat turn is running or waiting: it never waits behind one.
  */
 export function createPlaygroundApi(options: PlaygroundApiOptions) {
   const chat: ChatConfig = chatConfigFromEnv(options.env);
@@ -50,6 +54,16 @@ export function createPlaygroundApi(options: PlaygroundApiOptions) {
   const stores: StoreKind[] = ['memory', 'sqlite', ...(options.redisUrl ? ['redis' as const] : [])];
   let queue: Promise<unknown> = Promise.resolve();
   let latestReplay = 0;
+  /** Replays and chat turns running or waiting in `queue`. */
+  const busy = { replay: 0, chat: 0 };
+  const counted = async <T>(kind: keyof typeof busy, task: () => Promise<T>): Promise<T> => {
+    busy[kind]++;
+    try {
+      return await exclusive(task);
+    } finally {
+      busy[kind]--;
+    }
+  };
 
   const exclusive = <T>(task: () => Promise<T>): Promise<T> => {
     const run = queue.then(task, task);
@@ -116,7 +130,7 @@ export function createPlaygroundApi(options: PlaygroundApiOptions) {
       }
       const conversation = pickConversation(body);
       const seq = ++latestReplay;
-      return exclusive(async () => {
+      return counted('replay', async () => {
         if (seq !== latestReplay) throw new HttpError(409, 'Superseded by a newer replay request.');
         if (signal.aborted) throw new HttpError(499, 'The client went away before the replay ran.');
         return runner.replay<ReplayAnswer>(
@@ -146,6 +160,29 @@ export function createPlaygroundApi(options: PlaygroundApiOptions) {
       return runner.turn(Number(raw), query.toString());
     },
 
+    /**
+     * The context the next LLM call would get for `question`, after the last replay (and chat):
+     * its messages with token counts, the knowledge hits, and the history messages it brings back.
+     * @throws HttpError: 400 bad question (`field: "question"`), 409 no replay yet, or a replay
+     * or chat turn in progress (`busy`).
+     */
+    async ask(body: Record<string, unknown>): Promise<AskAnswer> {
+      const question = readQuestion(body);
+      if (busy.replay > 0) {
+        throw new HttpError(
+          409,
+          'A replay is in progress: ask again when it has finished (the question is asked against the memory it leaves).',
+          { busy: 'replay' },
+        );
+      }
+      if (busy.chat > 0) {
+        throw new HttpError(409, 'A chat turn is in progress: ask again when it has answered.', {
+          busy: 'chat',
+        });
+      }
+      return exclusive(() => runner.ask<AskAnswer>(question));
+    },
+
     async chat(
       body: Record<string, unknown>,
     ): Promise<{ reply: string; turn: TurnSnapshot; detail: TurnDetail }> {
@@ -157,7 +194,7 @@ export function createPlaygroundApi(options: PlaygroundApiOptions) {
       if (message.length > MAX_CHAT_MESSAGE) {
         throw new HttpError(400, `"message" is longer than ${MAX_CHAT_MESSAGE} characters.`);
       }
-      return exclusive(async () => {
+      return counted('chat', async () => {
         const context = await runner.beginTurn<Message[]>(message);
         let reply: string;
         try {

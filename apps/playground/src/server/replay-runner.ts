@@ -1,15 +1,17 @@
 /**
  * Runs replays in a worker thread (replay-worker.ts), so the server's request thread stays free:
  * `GET /api/config` answers at once while a 10,000-turn replay runs. The worker keeps the last
- * replayed thread for `/api/turn` and the chat. A replay is stopped when its client goes away
- * (`signal`), when it runs past `timeLimitMs`, or when the worker's heap passes `memoryLimitMb`:
- * first by asking (the worker stops before its next turn and closes its store), then, if a single
- * turn does not end within a few seconds, by terminating the worker (a new one starts on demand).
+ * replayed thread for `/api/turn`, `/api/ask` and the chat. A replay is stopped when its client
+ * goes away (`signal`), when it runs past `timeLimitMs`, or when the worker's heap passes
+ * `memoryLimitMb`: first by asking (the worker stops before its next turn and closes its store),
+ * then, if a single turn does not end within a few seconds, by terminating the worker (a new one
+ * starts on demand).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { NO_REPLAY_TO_ASK } from './ask-question.ts';
 import { HttpError } from './http-json.ts';
 import type { ReplayLimits } from './replay-limits.ts';
 import type { WorkerOp, WorkerReply } from './replay-worker-protocol.ts';
@@ -124,6 +126,12 @@ export function createReplayRunner(limits: ReplayLimits) {
       }
     },
     turn: <T>(index: number, query: string) => call<T>('turn', { index, query }),
+    /** The context for a question after the last replay; 409 without one (no worker is started). */
+    ask<T>(question: string): Promise<T> {
+      if (worker === undefined && !closed)
+        return Promise.reject(new HttpError(409, NO_REPLAY_TO_ASK));
+      return call<T>('ask', { question });
+    },
     beginTurn: <T>(message: string) => call<T>('beginTurn', { message }),
     endTurn: <T>(replies: unknown[]) => call<T>('endTurn', { replies }),
     /** Stops a running replay, closes the worker's memory thread, then ends the worker. */

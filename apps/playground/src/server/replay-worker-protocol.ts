@@ -1,6 +1,6 @@
 /** Messages between the server (replay-runner.ts) and its replay worker (replay-worker.ts). */
 
-export type WorkerOp = 'replay' | 'turn' | 'beginTurn' | 'endTurn' | 'close';
+export type WorkerOp = 'replay' | 'turn' | 'ask' | 'beginTurn' | 'endTurn' | 'close';
 
 export interface WorkerRequest {
   id: number;

@@ -5,9 +5,10 @@
  * the shared `stop` cell.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import type { MessageInput } from '@mem/core';
+import { MemError, type MessageInput } from '@mem/core';
 import { type LiveReplay, replayKeepingSession } from '../replay/replay.ts';
 import type { StoreKind } from '../replay/replay-types.ts';
+import { NO_REPLAY_TO_ASK } from './ask-question.ts';
 import { createConversationCache } from './conversations.ts';
 import { pageHistory } from './history-page.ts';
 import { HttpError } from './http-json.ts';
@@ -94,6 +95,17 @@ const handlers = {
     const detail = current.live.detail(args.index);
     const query = new URLSearchParams(args.query);
     return query.has('historyLimit') ? pageHistory(detail, query) : detail;
+  },
+
+  /** The context for a question after the last turn; nothing is stored. */
+  async ask(args: { question: string }) {
+    if (current === undefined) throw new HttpError(409, NO_REPLAY_TO_ASK);
+    try {
+      return await current.live.ask(args.question);
+    } catch (error) {
+      if (!MemError.isInstance(error)) throw error;
+      throw new HttpError(400, `"question" was refused: ${error.message}`, { field: 'question' });
+    }
   },
 
   async beginTurn(args: { message: string }) {
