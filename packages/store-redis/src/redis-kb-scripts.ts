@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { Cluster, Redis } from 'ioredis';
 import type { LuaScript } from './lua-scripts.ts';
 
 function script(name: string, lua: string): LuaScript {
@@ -6,12 +7,14 @@ function script(name: string, lua: string): LuaScript {
 }
 
 /*
- * Every knowledge-base script takes the five keys of one (collection, session), all in one hash
+ * Every knowledge-base script takes the seven keys of one (collection, session), all in one hash
  * slot (see `kbKeys`): KEYS[1] ids hash (chunk id as JSON text -> doc number), [2] chunks hash
  * (doc number -> chunk JSON, written by TypeScript), [3] terms hash (doc number -> "length term
  * term ..."), [4] postings hash (term -> " doc:tf:length doc:tf:length ..."), [5] meta hash
  * (doc number -> length-prefixed [id, summaryId, ...messageIds] as JSON texts), [6] stats hash
- * (seq, docs, len). Lua only splits and joins strings: no cjson.
+ * (seq, docs, len, and `space`, the embedder of the session's vectors: `dimensions:id`), [7]
+ * vectors hash (doc number -> unit vector as little-endian float32 bytes). Lua only splits and
+ * joins strings: no cjson.
  */
 const PRELUDE = `
 local function removeDoc(n)
@@ -33,6 +36,7 @@ local function removeDoc(n)
   redis.call('HDEL', KEYS[2], n)
   redis.call('HDEL', KEYS[3], n)
   redis.call('HDEL', KEYS[5], n)
+  redis.call('HDEL', KEYS[7], n)
   redis.call('HINCRBY', KEYS[6], 'docs', -1)
   redis.call('HINCRBY', KEYS[6], 'len', -(len or 0))
   return 1
@@ -56,23 +60,32 @@ end
 `;
 
 /**
- * Adds chunks. ARGV: count, then per chunk: id (JSON text), chunk JSON, meta, length, number of
- * distinct terms, then term, tf pairs. A chunk whose id is present replaces it.
+ * Adds chunks. ARGV: the space of the vectors (`dimensions:id`, or '' without an embedder),
+ * count, then per chunk: id (JSON text), chunk JSON, meta, vector ('' for none), length, number
+ * of distinct terms, then term, tf pairs. A chunk whose id is present replaces it. A session whose
+ * vectors are of another space (or any, when the batch has none) refuses the whole batch with
+ * an error reply `MEMSPACE <space>`, before writing anything.
  */
 export const KB_ADD = script(
   'kbAdd',
   `${PRELUDE}
-local count = tonumber(ARGV[1])
-local at = 2
+local space = ARGV[1]
+local bound = redis.call('HGET', KEYS[6], 'space')
+if bound and bound ~= space then return redis.error_reply('MEMSPACE ' .. bound) end
+if (not bound) and space ~= '' then redis.call('HSET', KEYS[6], 'space', space) end
+local count = tonumber(ARGV[2])
+local at = 3
 for c = 1, count do
-  local id, json, meta, len, nterms = ARGV[at], ARGV[at + 1], ARGV[at + 2], tonumber(ARGV[at + 3]), tonumber(ARGV[at + 4])
-  at = at + 5
+  local id, json, meta, vector = ARGV[at], ARGV[at + 1], ARGV[at + 2], ARGV[at + 3]
+  local len, nterms = tonumber(ARGV[at + 4]), tonumber(ARGV[at + 5])
+  at = at + 6
   local old = redis.call('HGET', KEYS[1], id)
   if old then removeDoc(old) end
   local n = tostring(redis.call('HINCRBY', KEYS[6], 'seq', 1))
   redis.call('HSET', KEYS[1], id, n)
   redis.call('HSET', KEYS[2], n, json)
   redis.call('HSET', KEYS[5], n, meta)
+  if vector ~= '' then redis.call('HSET', KEYS[7], n, vector) end
   local terms = { tostring(len) }
   for t = 1, nterms do
     local term, tf = ARGV[at], ARGV[at + 1]
@@ -128,3 +141,24 @@ dropIfEmpty()
 return #doomed
 `,
 );
+
+/**
+ * Runs a knowledge-base script (EVALSHA, loading it on NOSCRIPT). Unlike the store's
+ * `runScript`, arguments may be binary (packed vectors).
+ */
+export async function runKbScript(
+  client: Redis | Cluster,
+  script: LuaScript,
+  keys: readonly string[],
+  args: readonly (string | number | Buffer)[],
+): Promise<unknown> {
+  const rest = [keys.length, ...keys, ...args];
+  try {
+    return await client.call('EVALSHA', [script.sha, ...rest]);
+  } catch (error) {
+    if (error instanceof Error && error.message.startsWith('NOSCRIPT')) {
+      return await client.call('EVAL', [script.lua, ...rest]);
+    }
+    throw error;
+  }
+}

@@ -22,11 +22,11 @@ const fresh = () => {
 
 // One prefix per run; the suite gives every test a fresh namespace under it.
 const suitePrefix = fresh();
-runKnowledgeBaseTests('redis', ({ namespace }) =>
-  createRedisKnowledgeBase({ url, prefix: suitePrefix, namespace }),
+runKnowledgeBaseTests('redis', (options) =>
+  createRedisKnowledgeBase({ url, prefix: suitePrefix, ...options }),
 );
-runKnowledgeBaseTests('redis cluster', ({ namespace }) =>
-  createRedisKnowledgeBase({ nodes, prefix: suitePrefix, namespace }),
+runKnowledgeBaseTests('redis cluster', (options) =>
+  createRedisKnowledgeBase({ nodes, prefix: suitePrefix, ...options }),
 );
 
 const opened: KnowledgeBase[] = [];

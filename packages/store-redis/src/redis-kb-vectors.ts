@@ -1,0 +1,98 @@
+import {
+  type Embedder,
+  keepsSimilarity,
+  MemConfigError,
+  normalizeVector,
+  type Ranked,
+  type ScoredHit,
+} from '@mem/core';
+import type { Cluster, Redis } from 'ioredis';
+import { type Candidate, readRanked, type SessionScope } from './redis-kb-read.ts';
+
+const SOURCE = 'createRedisKnowledgeBase options';
+
+/**
+ * The key that binds a namespace's knowledge base to one embedder, `{prefix:kb:namespace}:space`
+ * (its own slot; the SCAN pattern of sessions never matches it). Value: see `spaceOf`.
+ */
+export function spaceKey(prefix: string, namespace: string): string {
+  return `{${prefix}:kb:${namespace}}:space`;
+}
+
+/** An embedder's vector space as stored: `dimensions:id`. */
+export function spaceOf(embedder: Embedder): string {
+  return `${embedder.dimensions}:${embedder.id}`;
+}
+
+/** @throws MemConfigError when `bound` (a stored space, or null) is not `embedder`'s. */
+export function assertSameSpace(bound: string | null, embedder: Embedder, namespace: string): void {
+  if (bound === null || bound === spaceOf(embedder)) return;
+  throw new MemConfigError(
+    [
+      {
+        path: 'embedder',
+        message: `namespace ${JSON.stringify(namespace)} holds vectors of ${describeSpace(bound)}, not ${JSON.stringify(embedder.id)} (${embedder.dimensions}); use that embedder, or another namespace or prefix`,
+      },
+    ],
+    { source: SOURCE },
+  );
+}
+
+/** The error of a write without an embedder to a namespace (or session) that holds vectors. */
+export function vectorsNeedEmbedder(bound: string, namespace: string): MemConfigError {
+  return new MemConfigError(
+    [
+      {
+        path: 'embedder',
+        message: `namespace ${JSON.stringify(namespace)} holds vectors of ${describeSpace(bound)}; pass that embedder, so that writes keep them in step`,
+      },
+    ],
+    { source: SOURCE },
+  );
+}
+
+function describeSpace(space: string): string {
+  const colon = space.indexOf(':');
+  return `embedder ${JSON.stringify(space.slice(colon + 1))} (${space.slice(0, colon)} dimensions)`;
+}
+
+/** `vector` at unit length as little-endian float32 bytes; empty for a zero vector. */
+export function packVector(vector: Float32Array): Buffer {
+  if (!normalizeVector(vector)) return Buffer.alloc(0);
+  const packed = Buffer.allocUnsafe(vector.length * 4);
+  for (let i = 0; i < vector.length; i++) packed.writeFloatLE(vector[i] as number, i * 4);
+  return packed;
+}
+
+/**
+ * The `depth` chunks of the sessions nearest to `query` by cosine similarity (the score), best
+ * first, keeping only similarities `keepsSimilarity` accepts. Exact and on the client: reads
+ * every vector of every session (one HGETALL each), then the chunks of the best.
+ */
+export async function nearestHits(
+  client: Redis | Cluster,
+  scope: readonly SessionScope[],
+  query: Float32Array,
+  depth: number,
+  minSimilarity: number | undefined,
+): Promise<Ranked<ScoredHit>[]> {
+  if (!normalizeVector(query)) return [];
+  const bytes = query.length * 4;
+  const hashes = await Promise.all(
+    scope.map(({ keys }) => client.hgetallBuffer(keys[6] as string)),
+  );
+  const scored: Candidate[] = [];
+  hashes.forEach((hash, session) => {
+    for (const doc in hash) {
+      const packed = hash[doc] as Buffer;
+      // Another length is another embedder's vector (refused on write): never comparable.
+      if (packed.length !== bytes) continue;
+      let score = 0;
+      for (let i = 0; i < query.length; i++) {
+        score += packed.readFloatLE(i * 4) * (query[i] as number);
+      }
+      if (keepsSimilarity(score, minSimilarity)) scored.push({ session, doc, score });
+    }
+  });
+  return readRanked(client, scope, scored, depth);
+}

@@ -1,0 +1,50 @@
+import {
+  type CheckedRetrievalOptions,
+  type ConfigIssue,
+  checkRetrievalOptions,
+  MemConfigError,
+  type RetrievalOptions,
+} from '@mem/core';
+import {
+  type CheckedRedisStoreOptions,
+  checkRedisStoreOptions,
+  type RedisConnection,
+} from './redis-store-options.ts';
+
+export type RedisKnowledgeBaseOptions = RedisConnection &
+  RetrievalOptions & {
+    /** First part of every key: 1-64 letters, digits, `_`, `-` or `.`. Default `'mem'`. */
+    prefix?: string;
+    /** The tenant: 1-64 letters, digits, `_` or `-`. Default `'default'`. */
+    namespace?: string;
+    /** A command with no reply within this many ms fails. Default 5,000. */
+    commandTimeoutMs?: number;
+  };
+
+export type CheckedRedisKnowledgeBaseOptions = Pick<
+  CheckedRedisStoreOptions,
+  'prefix' | 'namespace' | 'commandTimeoutMs'
+> &
+  CheckedRetrievalOptions;
+
+const SOURCE = 'createRedisKnowledgeBase options';
+
+/** Options with defaults applied. @throws MemConfigError listing every bad option. */
+export function checkRedisKnowledgeBaseOptions(
+  options: RedisKnowledgeBaseOptions,
+): CheckedRedisKnowledgeBaseOptions {
+  const issues: ConfigIssue[] = [];
+  let store: CheckedRedisStoreOptions | undefined;
+  try {
+    store = checkRedisStoreOptions(options);
+  } catch (error) {
+    if (!(error instanceof MemConfigError)) throw error;
+    issues.push(...error.issues);
+  }
+  const retrieval = checkRetrievalOptions(options, issues);
+  if (issues.length > 0 || store === undefined) {
+    throw new MemConfigError(issues, { source: SOURCE });
+  }
+  const { prefix, namespace, commandTimeoutMs } = store;
+  return { prefix, namespace, commandTimeoutMs, ...retrieval };
+}
