@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { MemConfigError } from '../errors/errors.ts';
+import { createWordVectorEmbedder } from '../testing/word-vector-embedder.ts';
 import { chunk } from './__fixtures__/knowledge-chunks.ts';
 import { createMemoryKnowledgeBase } from './memory-knowledge-base.ts';
 
@@ -48,5 +49,44 @@ describe('createMemoryKnowledgeBase', () => {
     ]);
     const hits = await kb.search(COLLECTION, 'zebra', { topK: 5 });
     expect(hits.map((h) => h.chunk.id)).toEqual(['tie:c', 'tie:a', 'tie:b']);
+  });
+
+  it('declares semantic capabilities by retrieval mode with an embedder; hybrid is the default', () => {
+    const embedder = createWordVectorEmbedder();
+    const caps = (retrieval?: 'lexical' | 'semantic' | 'hybrid') =>
+      createMemoryKnowledgeBase({ embedder, ...(retrieval && { retrieval }) }).capabilities;
+    expect(caps()).toEqual({ lexical: true, semantic: true, durable: false });
+    expect(caps('semantic')).toEqual({ lexical: false, semantic: true, durable: false });
+    expect(caps('lexical')).toEqual({ lexical: true, semantic: false, durable: false });
+  });
+
+  it('lists every bad option in one config error', () => {
+    expect.assertions(2);
+    try {
+      createMemoryKnowledgeBase({
+        namespace: 'a b',
+        retrieval: 'semantic',
+        rrfK: -1,
+        minSimilarity: 2,
+      });
+    } catch (error) {
+      expect((error as MemConfigError).message).toContain('createMemoryKnowledgeBase options');
+      expect((error as MemConfigError).issues.map((i) => i.path)).toEqual([
+        'namespace',
+        'embedder',
+        'rrfK',
+        'minSimilarity',
+      ]);
+    }
+  });
+
+  it('rejects an add whose knowledge base is closed while the embedder runs', async () => {
+    let kb = createMemoryKnowledgeBase();
+    const embedder = createWordVectorEmbedder({ onEmbed: () => void kb.close() });
+    kb = createMemoryKnowledgeBase({ embedder });
+    await expect(kb.add(COLLECTION, [chunk('a', 'invoice')])).rejects.toMatchObject({
+      code: 'MEM_STORE',
+    });
+    expect(embedder.calls).toHaveLength(1);
   });
 });
