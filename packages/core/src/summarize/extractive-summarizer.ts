@@ -101,9 +101,12 @@ function summarizeEntries(all: TranscriptEntry[], options: ExtractiveSummaryOpti
 /**
  * The no-LLM summary of `messages`: the Memory Manager's heuristic header (user message count,
  * first and last user message, tools used, errors), then the sentences and tool outcomes that
- * matter later — errors and decisions first, then by density of names, numbers, ids and dates —
- * in chronological order. Deterministic, and never more than `targetTokens` tokens (floor 64).
- * Earlier summaries (`previousSummary`, or summary messages in `messages`) are folded in.
+ * matter later — errors and decisions first, then by density of names, numbers, ids, dates,
+ * people, plans, preferences and changes of state — in chronological order, each attributed to
+ * its speaker (`- Lena: ...`, or `- User: ...` without a name). Greetings, reactions and filler
+ * are left out. Deterministic, and never more than `targetTokens` tokens (floor 64). Earlier
+ * summaries (`previousSummary`, or summary messages in `messages`) are folded in: their facts
+ * merged with the new ones, each once, their chit-chat dropped.
  */
 export function extractiveSummary(
   messages: readonly Message[],

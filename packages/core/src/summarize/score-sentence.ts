@@ -1,3 +1,6 @@
+import { countEntities } from './count-entities.ts';
+import { countFactCues } from './fact-cues.ts';
+
 /** How much a sentence matters later; higher tiers always rank first. */
 export const TIER = { plain: 0, tool: 1, decision: 2, error: 3, toolError: 4 } as const;
 
@@ -5,70 +8,72 @@ export interface SentenceScore {
   tier: number;
   /** Names, numbers, ids, dates, identifiers found in the sentence. */
   entities: number;
-  /** `tier` first, then entity density. */
+  /** Kinds of personal fact (people, preference, plan, change of state, time) it states. */
+  cues: number;
+  /** `tier` first, then the density of entities and cues. */
   score: number;
 }
 
-const ERROR_WORDS =
-  /\b(?:errors?|fail(?:s|ed|ing|ure)?|exceptions?|crash(?:ed|es)?|time(?:d)? ?out|bugs?|broken|denied|refused|invalid|unable|cannot|can't|traceback|panic|ENOENT|EACCES|ECONNREFUSED|HTTP [45]\d\d)\b/i;
-const DECISION_WORDS =
-  /\b(?:decid(?:e|ed|es|ing)|decisions?|agree(?:d|s)?|approv(?:e|ed|es|al)|will|must|should|chose|chosen|choose|going with|confirm(?:ed|s)?|settled|final(?:ized)?|plan(?:ned)? to|todo|action items?|follow[- ]up|next steps?|need(?:s)? to|assign(?:ed)?|deadline|remind(?:er)?)\b/i;
-
-/**
- * One match per entity-like word, tried only at word starts (after optional opening punctuation)
- * so the scan stays linear. Alternatives: a word with a digit or currency sign (amounts, ids like
- * AF-1042, percentages, dates, times); a mention or tag; a code identifier (read_file, api.ts,
- * a/b); a capitalised word (group 1: a name unless it is a common word); a date word.
- */
-const ENTITY = new RegExp(
-  String.raw`(?:^|\s)[("'\x60\[{<*]*(?:` +
-    [
-      String.raw`[^\s\d$£¥€₹]*[\d$£¥€₹]`,
-      String.raw`[@#]\w`,
-      String.raw`\S*?[A-Za-z0-9][_./:-][A-Za-z0-9]`,
-      String.raw`(\p{Lu}[\p{L}'’]*)`,
-      String.raw`(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|today|tomorrow|yesterday|tonight|noon|midnight|eod)\b`,
-    ].join('|') +
-    ')',
-  'gu',
-);
-
-/** Common words that start sentences capitalised but are not names. */
-const NOT_NAMES = new Set(
-  (
-    'I A An The This That These Those It Its We Our You Your He She They Their My Me Us ' +
-    'And But Or So If Then Also Now Here There When Where What Why How Which Who Whom ' +
-    'Is Are Was Were Be Been Do Does Did Can Could Would Should Will Shall May Might Must ' +
-    'Please Thanks Thank Ok Okay Yes No Not Hi Hello Hey Sure Great Good Fine Let Lets ' +
-    "Let's I'm I'll I've I'd It's That's There's We'll We're You're Don't Can't Won't " +
-    'In On At For To From With By After Before About Into Over Under Just All Some Any ' +
-    'Each Every One Two First Next Last Done Error Note Sorry Well Maybe Perhaps'
-  ).split(' '),
-);
-
-/** Counts entity-like words: names, numbers and amounts, ids, dates, code identifiers, mentions. */
-export function countEntities(sentence: string): number {
-  let entities = 0;
-  ENTITY.lastIndex = 0;
-  for (let m = ENTITY.exec(sentence); m !== null; m = ENTITY.exec(sentence)) {
-    const name = m[1];
-    if (name === undefined || !NOT_NAMES.has(name.replaceAll('’', "'"))) entities++;
-  }
-  return entities;
+export interface SentenceContext {
+  /**
+   * Said by a person (a user, or a named speaker in a conversation without tools): error
+   * wording makes an error line only in the shape of a real error (`TypeError`, `HTTP 502`,
+   * `failed:`), not in "I failed my driving test".
+   */
+  person?: boolean;
+  /** Known names (`properNouns`): a capitalised first word counts only when listed. */
+  names?: ReadonlySet<string>;
 }
+
+/** Wording of a failure in a tool result or an agent's report. "can't" or "!" is not one. */
+const ERROR_WORDS =
+  /\b(?:errors?|fail(?:s|ed|ing|ures?)?|exceptions?|crash(?:ed|es|ing)?|timed out|time ?outs?|bugs?|traceback|stack ?trace|panic(?:ked)?|segfault|(?:permission|access) denied|(?:connection )?refused|invalid|ENOENT|EACCES|ECONNREFUSED|ECONNRESET|ETIMEDOUT|HTTP [45]\d\d)\b/i;
+/** An error's own shape, which a person pastes or quotes. */
+const ERROR_SHAPE =
+  /\b[A-Z]\w*(?:Error|Exception)\b|\b(?:[Ee]rror|ERROR|[Ff]ailed|FAILED|[Ee]xception)\s*:|\bE[A-Z]{4,}\b|\b(?:HTTP|[Ss]tatus|[Cc]ode)\s*[45]\d\d\b|\b[45]\d\d (?:Not Found|Forbidden|Unauthorized|Bad Request|Internal|Service Unavailable|Bad Gateway|Gateway Timeout|Conflict|Too Many)|\b[Tt]raceback\b|\b[Ss]tack ?trace\b|\b[Ee]xit (?:code|status)\b|\b(?:request|connection|query|build|job|call) timed out\b/;
+/** Refusals and "can't" report a failure only beside what failed (an id, a status code). */
+const WEAK_ERROR_WORDS = /\b(?:can(?:'|’|no)t|unable|denied|refused|broken|not permitted)\b/i;
+/** Decisions and action items. Bare "will", "should" or "agree" are not (see `fact-cues.ts`). */
+const DECISION_WORDS =
+  /\b(?:decid(?:e|ed|es|ing)|decisions?|agreed (?:with|to|that|on)|we agreed|approv(?:e|ed|es|al)|chose|chosen|choose|(?:we're|we are|i'm|i am|let's|we'll|we) go(?:ing)? with|confirm(?:ed|s)?|settled on|final(?:ized|ised)|plan(?:ned)? to|todo|action items?|follow[- ]up|next steps?|assign(?:ed)?|deadline|due (?:by|on))\b/i;
+
+/** Obligations and intentions: a decision or action item when they concern a name, date or id. */
+const WEAK_DECISION_WORDS =
+  /\b(?:will|shall|must|should|need(?:s)? to|have to|has to|agreed?|i'll|we'll|you'll|remind(?:er)?)\b/i;
+const QUESTION = /\?\s*$/;
 
 /**
  * Scores a sentence: tool errors, then errors, then decisions and action items, then tool
- * outcomes, then the rest; within a tier by entity count and density (entities per character).
+ * outcomes, then the rest; within a tier by the count and density (per character) of entities
+ * and fact cues. A sentence with neither scores 0 within its tier.
  */
-export function scoreSentence(sentence: string, baseTier: number = TIER.plain): SentenceScore {
-  const entities = countEntities(sentence);
+export function scoreSentence(
+  sentence: string,
+  baseTier: number = TIER.plain,
+  context: SentenceContext = {},
+): SentenceScore {
+  const entities = countEntities(sentence, context.names);
+  const cues = countFactCues(sentence);
   let tier = baseTier;
-  if (tier < TIER.error && ERROR_WORDS.test(sentence)) tier = TIER.error;
-  else if (tier < TIER.decision && DECISION_WORDS.test(sentence)) tier = TIER.decision;
+  if (tier < TIER.error && isError(sentence, entities, context.person === true)) tier = TIER.error;
+  else if (tier < TIER.decision && !QUESTION.test(sentence) && isDecision(sentence, entities)) {
+    tier = TIER.decision;
+  }
+  const weight = entities + cues;
   // About 6 characters a word: density is entities per 100 words, plus a point per entity.
-  const density = Math.round((entities * 600) / (sentence.length + 24));
-  return { tier, entities, score: tier * 1000 + Math.min(density + entities, 999) };
+  const density = Math.round((weight * 600) / (sentence.length + 24));
+  return { tier, entities, cues, score: tier * 1000 + Math.min(density + weight, 999) };
+}
+
+/** An error: by its shape when a person says it, by its wording when an agent or a tool does. */
+function isError(sentence: string, entities: number, person: boolean): boolean {
+  if (person) return ERROR_SHAPE.test(sentence);
+  return ERROR_WORDS.test(sentence) || (entities > 0 && WEAK_ERROR_WORDS.test(sentence));
+}
+
+/** A decision or action item; a question asks for one rather than making it. */
+function isDecision(sentence: string, entities: number): boolean {
+  return DECISION_WORDS.test(sentence) || (entities > 0 && WEAK_DECISION_WORDS.test(sentence));
 }
 
 const SENTENCE_BREAK = /\n+|(?<=[.!?])\s+(?=[^\s\d])/;
