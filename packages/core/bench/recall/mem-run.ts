@@ -1,5 +1,6 @@
 import { seedExamples } from '../../src/config/__fixtures__/seed-examples.ts';
 import { createMemoryEngine } from '../../src/engine/memory-engine.ts';
+import { searchQuery } from '../../src/engine/recall-query.ts';
 import { createMemoryKnowledgeBase } from '../../src/knowledge/memory-knowledge-base.ts';
 import type { Message } from '../../src/model/message.ts';
 import type { TokenCounter } from '../../src/tokens/token-counter.ts';
@@ -84,7 +85,8 @@ export async function runMem(
     const context = await session.context({ next: { role: 'user', content: q.question } });
     const retrieved: Set<string>[] = [];
     for (const k of ks) {
-      const hits = await knowledgeBase.search(COLLECTION, q.question, {
+      // The engine's own query: the question without its question words.
+      const hits = await knowledgeBase.search(COLLECTION, searchQuery(q.question), {
         topK: k,
         sessionId: conversation.id,
       });

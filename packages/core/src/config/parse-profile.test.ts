@@ -77,8 +77,8 @@ describe('seed examples', () => {
       knowledge_base: {
         collection_id: 'c',
         search_mode: 'always',
-        top_k: 50,
-        knowledge_share: 0.5,
+        top_k: 100,
+        knowledge_share: 0.75,
       },
     });
   });

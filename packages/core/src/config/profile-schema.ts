@@ -39,14 +39,14 @@ export const knowledgeBaseConfigSchema = z.strictObject({
    * fit retrieval's share of the budget (see `knowledge_share`), at most `top_k`.
    */
   search_mode: z.enum(['always', 'never']).default('always'),
-  /** At most this many chunks per context. Default 50: the token share usually decides first. */
-  top_k: int(1).max(100).default(50),
+  /** At most this many chunks per context. Default 100: the token share usually decides first. */
+  top_k: int(1).max(100).default(100),
   /**
    * mem's own field. Of the budget left after system prompts, the summary and the newest turn,
    * the share retrieved knowledge may fill; the recent window keeps the rest, and knowledge also
-   * gets whatever the window does not need. 0 to 1, default 0.5.
+   * gets whatever the window does not need. 0 to 1, default 0.75.
    */
-  knowledge_share: z.number().min(0).max(1).default(0.5),
+  knowledge_share: z.number().min(0).max(1).default(0.75),
 });
 
 /** How summaries and archived turns are cut into chunks before indexing, in tokens. */

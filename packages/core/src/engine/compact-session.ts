@@ -5,7 +5,7 @@ import type { SummaryRecord } from '../store/store-spec.ts';
 import { MIN_EXTRACTIVE_SUMMARY_TOKENS } from '../summarize/extractive-summarizer.ts';
 import { runSummarizer } from '../summarize/run-summarizer.ts';
 import type { EngineContext } from './engine-context.ts';
-import { indexCompaction } from './knowledge-index.ts';
+import { indexCompaction, knowledgeTargets } from './knowledge-index.ts';
 import { type PrefixPlan, planPrefix } from './plan-prefix.ts';
 import type { SessionState } from './session-state.ts';
 
@@ -136,14 +136,25 @@ const SUMMARY_FRAME_TOKENS = 40;
 
 /**
  * Most tokens a summary's text may have: `maxSummaryTokens`, always; with a short-term window,
- * also no more than fits a summary message of half the tightest window (at least 64).
+ * also no more than fits a summary message of half the tightest window, or of an eighth of it
+ * when knowledge is retrieved into every context (the retrieved turns carry the detail, so the
+ * budget goes to them); at least 64.
  */
 function summaryTextCap(ctx: EngineContext): number {
   const budgets = ctx.profile.shortTerm.map((s) => s.config.memory_max_tokens).filter((b) => b > 0);
   if (budgets.length === 0) return ctx.maxSummaryTokens;
-  const halfWindow = Math.floor(Math.min(...budgets) / 2) - SUMMARY_FRAME_TOKENS;
-  return Math.min(ctx.maxSummaryTokens, Math.max(MIN_EXTRACTIVE_SUMMARY_TOKENS, halfWindow));
+  const retrieves = knowledgeTargets(ctx).some(
+    (t) => t.config.knowledge_base?.search_mode === 'always',
+  );
+  const share = retrieves ? SUMMARY_SHARE_WITH_RETRIEVAL : SUMMARY_SHARE;
+  const cap = Math.floor(Math.min(...budgets) * share) - SUMMARY_FRAME_TOKENS;
+  return Math.min(ctx.maxSummaryTokens, Math.max(MIN_EXTRACTIVE_SUMMARY_TOKENS, cap));
 }
+
+/** Share of the tightest window a summary message may fill. */
+const SUMMARY_SHARE = 1 / 2;
+/** The same when knowledge is retrieved into every context. */
+const SUMMARY_SHARE_WITH_RETRIEVAL = 1 / 8;
 
 /** First line of every summary message; the summary text follows. */
 export const SUMMARY_HEADER = 'Summary of the earlier conversation';

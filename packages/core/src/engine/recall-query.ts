@@ -21,11 +21,18 @@ const MAX_QUERY_CHARS = 4_000;
 export function recallQuery(interactions: readonly Interaction[]): string | undefined {
   const newest = interactions.at(-1)?.messages[0];
   if (newest === undefined || newest.role !== 'user') return undefined;
-  const own = withoutQuestionWords(messageText(newest));
-  if (!isFollowUp(own)) return own;
   const previous = interactions.at(-2)?.messages[0];
-  if (previous === undefined || previous.role !== 'user') return own;
-  return `${withoutQuestionWords(messageText(previous))}\n${own}`;
+  return searchQuery(
+    messageText(newest),
+    previous?.role === 'user' ? messageText(previous) : undefined,
+  );
+}
+
+/** The search text for a user turn (see `recallQuery`), given the previous user turn if any. */
+export function searchQuery(text: string, previous?: string): string {
+  const own = withoutQuestionWords(text);
+  if (previous === undefined || !isFollowUp(own)) return own;
+  return `${withoutQuestionWords(previous)}\n${own}`;
 }
 
 function withoutQuestionWords(text: string): string {
