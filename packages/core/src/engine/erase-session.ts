@@ -23,8 +23,9 @@ export async function eraseSession(
     await state.sync(ctx.store);
     const plan = planPrefix(state.log, config.interaction_keep);
     if (plan === undefined) return false;
-    // Read the summary links before they are erased, to forget every nested summary's chunks.
-    const summaryIds = nestedSummaryIds(
+    // Read the summary links before they are erased, to forget every nested summary's chunks
+    // and the chunks of every turn those summaries archived.
+    const nested = nestedSummaries(
       plan.replaced.filter(isSummaryMessage).map((m) => m.id),
       await ctx.store.summaries(state.id),
     );
@@ -48,23 +49,33 @@ export async function eraseSession(
       continue;
     }
     await forgetInKnowledgeBase(ctx, state.id, collections, {
-      messageIds: plan.replaced.map((m) => m.id),
-      summaryIds,
+      messageIds: [...plan.replaced.map((m) => m.id), ...nested.archivedIds],
+      summaryIds: nested.summaryIds,
     });
     return true;
   }
   return false;
 }
 
-/** The given summaries and every summary they folded in, transitively. */
-function nestedSummaryIds(ids: readonly string[], records: readonly SummaryRecord[]): string[] {
+/**
+ * The given summaries and every summary they folded in, transitively, with the ids of every
+ * message they archived.
+ */
+function nestedSummaries(
+  ids: readonly string[],
+  records: readonly SummaryRecord[],
+): { summaryIds: string[]; archivedIds: string[] } {
   const byId = new Map(records.map((r) => [r.id, r]));
   const out = new Set<string>();
+  const archived: string[] = [];
   const visit = (id: string | undefined) => {
     if (id === undefined || out.has(id)) return;
     out.add(id);
-    visit(byId.get(id)?.previousSummaryId);
+    const record = byId.get(id);
+    if (record === undefined) return;
+    archived.push(...record.originalMessageIds);
+    visit(record.previousSummaryId);
   };
   for (const id of ids) visit(id);
-  return [...out];
+  return { summaryIds: [...out], archivedIds: archived };
 }

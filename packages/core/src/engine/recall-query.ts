@@ -31,7 +31,7 @@ export function recallQuery(interactions: readonly Interaction[]): string | unde
 /** The search text for a user turn (see `recallQuery`), given the previous user turn if any. */
 export function searchQuery(text: string, previous?: string): string {
   const own = withoutQuestionWords(text);
-  if (previous === undefined || !isFollowUp(own)) return own;
+  if (previous === undefined || !isFollowUp(text, own)) return own;
   return `${withoutQuestionWords(previous)}\n${own}`;
 }
 
@@ -39,6 +39,6 @@ function withoutQuestionWords(text: string): string {
   return text.slice(0, MAX_QUERY_CHARS).replace(QUESTION_WORDS, ' ');
 }
 
-function isFollowUp(text: string): boolean {
-  return FOLLOW_UP_START.test(text) || analyzeText(text).length < MIN_OWN_TERMS;
+function isFollowUp(text: string, own: string): boolean {
+  return FOLLOW_UP_START.test(text) || analyzeText(own).length < MIN_OWN_TERMS;
 }
