@@ -128,7 +128,10 @@ export type {
   KnowledgeHit,
   KnowledgeSearchOptions,
 } from './knowledge/knowledge-base-spec.ts';
-export { KNOWLEDGE_BASE_SPECIFICATION_VERSION } from './knowledge/knowledge-base-spec.ts';
+export {
+  KNOWLEDGE_BASE_SPECIFICATION_VERSION,
+  searchableText,
+} from './knowledge/knowledge-base-spec.ts';
 export { createMemoryKnowledgeBase } from './knowledge/memory-knowledge-base.ts';
 export type { MemoryKnowledgeBaseOptions } from './knowledge/memory-knowledge-base-options.ts';
 export {

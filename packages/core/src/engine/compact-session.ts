@@ -52,7 +52,9 @@ export async function compactSession(
       durationMs: record.createdAt - summary.createdAt,
     });
     if (config.knowledge_base !== null && ctx.knowledgeBase !== undefined) {
-      await indexCompaction(ctx, state.id, config, summary, plan.replaced);
+      const indexedSeq = state.indexedSeq ?? 0;
+      await indexCompaction(ctx, state.id, config, summary, plan.replaced, indexedSeq);
+      state.indexedSeq = Math.max(indexedSeq, plan.throughSeq);
     }
     return true;
   }

@@ -4,6 +4,7 @@ import { splitTextSpans } from '../knowledge/text-splitter.ts';
 import type { Interaction } from '../model/interaction.ts';
 import { groupInteractions } from '../model/interaction-log.ts';
 import { type CountedMessage, isSummaryMessage } from '../model/message.ts';
+import type { StoredMessage } from '../store/store-spec.ts';
 import { summaryBody } from './compact-session.ts';
 import type { EngineContext } from './engine-context.ts';
 import { type ChunkSplit, turnChunks } from './turn-chunks.ts';
@@ -35,20 +36,33 @@ export async function indexInteractions(
   ctx: EngineContext,
   sessionId: string,
   interactions: readonly Interaction[],
+  before?: Interaction,
 ): Promise<void> {
   if (interactions.length === 0) return;
   for (const { config, collectionId } of knowledgeTargets(ctx)) {
-    const split = splitOf(ctx, config);
-    const chunks = interactions.flatMap((i) => turnChunks(sessionId, i.messages, split));
+    const chunks = interactionChunks(sessionId, interactions, splitOf(ctx, config), before);
     if (chunks.length === 0) continue;
     await ctx.knowledgeBase!.add(collectionId, chunks);
     ctx.events.emit('knowledge:indexed', { sessionId, collectionId, chunks: chunks.length });
   }
 }
 
+/** The chunks of consecutive interactions, each found also by the last message before it. */
+function interactionChunks(
+  sessionId: string,
+  interactions: readonly Interaction[],
+  split: ChunkSplit,
+  before?: Interaction,
+): KnowledgeChunk[] {
+  return interactions.flatMap((interaction, i) => {
+    const previous = i === 0 ? before : interactions[i - 1];
+    return turnChunks(sessionId, interaction.messages, split, previous?.messages.at(-1));
+  });
+}
+
 /**
- * Indexes a compaction: the new summary, and the interactions it archived again (a no-op for
- * those already indexed as they finished; it catches any a crash left out). The chunks of a
+ * Indexes a compaction: the new summary, and the archived interactions not indexed yet (those
+ * after `indexedSeq`: normally none, they were indexed as they finished). The chunks of a
  * summary it folded in leave the knowledge base: the new summary carries what they held.
  */
 export async function indexCompaction(
@@ -56,7 +70,8 @@ export async function indexCompaction(
   sessionId: string,
   config: SummarizerStrategyConfig,
   summary: CountedMessage,
-  replaced: readonly CountedMessage[],
+  replaced: readonly StoredMessage[],
+  indexedSeq: number,
 ): Promise<void> {
   const kb = ctx.knowledgeBase;
   const target = config.knowledge_base;
@@ -74,9 +89,10 @@ export async function indexCompaction(
       createdAt: summary.createdAt,
     },
   }));
-  const originals = replaced.filter((m) => !isSummaryMessage(m));
-  for (const interaction of groupInteractions(originals).interactions) {
-    chunks.push(...turnChunks(sessionId, interaction.messages, split));
+  const archived = groupInteractions(replaced.filter((m) => !isSummaryMessage(m))).interactions;
+  const first = archived.findIndex((i) => (i.messages.at(-1)?.seq ?? 0) > indexedSeq);
+  if (first >= 0) {
+    chunks.push(...interactionChunks(sessionId, archived.slice(first), split, archived[first - 1]));
   }
   const folded = replaced.filter(isSummaryMessage).map((m) => m.id);
   if (folded.length > 0) {

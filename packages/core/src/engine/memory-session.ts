@@ -129,10 +129,10 @@ export function createSession(
   const indexing = knowledgeTargets(ctx).length > 0;
   const indexFinished = async (): Promise<void> => {
     const todo = state.unindexed();
-    if (todo.length === 0) return;
+    if (todo.interactions.length === 0) return;
     try {
-      await indexInteractions(ctx, id, todo);
-      const seq = todo.at(-1)!.messages.at(-1)!.seq;
+      await indexInteractions(ctx, id, todo.interactions, todo.before);
+      const seq = todo.interactions.at(-1)!.messages.at(-1)!.seq;
       state.indexedSeq = Math.max(state.indexedSeq ?? 0, seq);
     } catch (error) {
       ctx.events.emit('knowledge:error', { sessionId: id, operation: 'index', error });

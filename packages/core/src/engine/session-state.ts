@@ -89,13 +89,16 @@ export class SessionState {
     this.indexedSeq = undefined;
   }
 
-  /** Finished interactions (a newer one has started) not in the knowledge base yet. */
-  unindexed(): StoredInteraction[] {
+  /**
+   * Finished interactions (a newer one has started) not in the knowledge base yet, and the one
+   * before them (its last message helps find the first of them).
+   */
+  unindexed(): { interactions: StoredInteraction[]; before: StoredInteraction | undefined } {
     const done = this.log.interactions.slice(0, -1);
     const after = this.indexedSeq ?? 0;
     let i = done.length;
     while (i > 0 && (done[i - 1]!.messages.at(-1)?.seq ?? 0) > after) i--;
-    return done.slice(i);
+    return { interactions: done.slice(i), before: done[i - 1] };
   }
 }
 

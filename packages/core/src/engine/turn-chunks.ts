@@ -35,12 +35,15 @@ export interface ChunkSplit {
 
 /**
  * An interaction's chunks: its `turnText` cut by the profile's `text_splitter`, ids
- * `${firstMessageId}:${i}`, so indexing the same interaction again replaces them.
+ * `${firstMessageId}:${i}`, so indexing the same interaction again replaces them. The first
+ * chunk is also found by the message before the interaction (`context`: often the question
+ * the turn answers, or what it reacts to), without showing it.
  */
 export function turnChunks(
   sessionId: string,
   messages: readonly CountedMessage[],
   split: ChunkSplit,
+  before?: CountedMessage,
 ): KnowledgeChunk[] {
   const originals = messages.filter((m) => !isSummaryMessage(m));
   const first = originals[0];
@@ -54,10 +57,20 @@ export function turnChunks(
     start: first.createdAt,
     end: last.createdAt,
   };
+  const context = before === undefined ? '' : contextOf(before);
   return splitTextSpans(turnText(originals), split).map((span, i) => ({
     id: `${first.id}:${i}`,
     text: span.text,
+    ...(i === 0 && context.length > 0 ? { context } : {}),
     tokenCount: span.tokenCount,
     metadata: { ...metadata, messageIds: [...metadata.messageIds] },
   }));
+}
+
+/** Search context is for finding, not reading: the first characters of the message before do. */
+const MAX_CONTEXT_CHARS = 2_000;
+
+function contextOf(message: CountedMessage): string {
+  if (isSummaryMessage(message)) return '';
+  return turnText([message]).slice(0, MAX_CONTEXT_CHARS);
 }

@@ -1,6 +1,7 @@
 import { analyzeText } from './analyze-text.ts';
 import { searchBm25 } from './bm25-search.ts';
 import type { KnowledgeChunk } from './knowledge-base-spec.ts';
+import { searchableText } from './knowledge-base-spec.ts';
 import {
   appendPosting,
   createPosting,
@@ -111,7 +112,7 @@ export class Bm25Index {
       this.sessions.set(sessionId, session);
       this.#sessionNumbers.set(sessionId, number);
     }
-    const analyzed = analyzeText(chunk.text);
+    const analyzed = analyzeText(searchableText(chunk));
     const frequencies = new Map<string, number>();
     for (const term of analyzed) frequencies.set(term, (frequencies.get(term) ?? 0) + 1);
     const entry: IndexedChunk = {

@@ -58,6 +58,13 @@ export interface KnowledgeChunk {
   /** Unique within its session and collection, e.g. `${summaryId}:${index}`. */
   id: string;
   text: string;
+  /**
+   * What comes before the chunk in its source, e.g. the turn it answers. Searched together with
+   * `text` (by words and by meaning: see `searchableText`), but not part of the chunk: a search
+   * finds "I put my hand out" by the question "how did you break your wrist?" before it. Kept
+   * and returned as given.
+   */
+  context?: string;
   /** Tokens of `text` as counted by the engine's TokenCounter. */
   tokenCount: number;
   metadata: KnowledgeChunkMetadata;
@@ -126,4 +133,11 @@ export interface KnowledgeBase {
   /** Number of chunks in the collection (0 when it does not exist), or in one session of it. */
   count(collectionId: string, filter?: KnowledgeCountFilter): Promise<number>;
   close(): Promise<void>;
+}
+
+/** The text a backend indexes for a chunk: its `context` (if any), a line break, its `text`. */
+export function searchableText(chunk: Pick<KnowledgeChunk, 'text' | 'context'>): string {
+  return chunk.context === undefined || chunk.context.length === 0
+    ? chunk.text
+    : `${chunk.context}\n${chunk.text}`;
 }

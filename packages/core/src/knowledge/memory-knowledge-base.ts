@@ -11,6 +11,7 @@ import {
   type KnowledgeDeleteFilter,
   type KnowledgeHit,
   type KnowledgeSearchOptions,
+  searchableText,
 } from './knowledge-base-spec.ts';
 import {
   checkMemoryKnowledgeBaseOptions,
@@ -85,7 +86,7 @@ export function createMemoryKnowledgeBase(options: MemoryKnowledgeBaseOptions = 
       open(collectionId);
       const parsed = lastOfEach(parseChunks(chunks));
       if (parsed.length === 0) return;
-      const texts = parsed.map((chunk) => chunk.text);
+      const texts = parsed.map(searchableText);
       const vectors =
         embedder === undefined ? undefined : await embedTexts(embedder, texts, 'document', LABEL);
       assertOpen();

@@ -20,6 +20,7 @@ const time = z.number().finite();
 const chunkSchema = z.object({
   id,
   text: z.string(),
+  context: z.string().optional(),
   tokenCount: z.number().int().nonnegative(),
   metadata: z.object({
     sessionId: z.string(),
@@ -63,7 +64,14 @@ export function parseChunks(chunks: unknown): KnowledgeChunk[] {
     if (m.summaryId !== undefined) metadata.summaryId = m.summaryId;
     if (m.start !== undefined) metadata.start = m.start;
     if (m.end !== undefined) metadata.end = m.end;
-    return { id: rest.id, text: rest.text, tokenCount: rest.tokenCount, metadata };
+    const parsed: KnowledgeChunk = {
+      id: rest.id,
+      text: rest.text,
+      tokenCount: rest.tokenCount,
+      metadata,
+    };
+    if (rest.context !== undefined) parsed.context = rest.context;
+    return parsed;
   });
 }
 
