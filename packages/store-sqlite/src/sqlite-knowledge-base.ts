@@ -3,6 +3,7 @@ import {
   assertValidCollectionId,
   candidateDepth,
   embedTexts,
+  searchableText,
   fuseHits,
   KNOWLEDGE_BASE_SPECIFICATION_VERSION,
   type KnowledgeBase,
@@ -146,7 +147,7 @@ export function createSqliteKnowledgeBase(options: SqliteKnowledgeBaseOptions): 
         // Never hold the write lock across the embedder's (network) call.
         vectors = await embedTexts(
           embedder,
-          parsed.map((chunk) => chunk.text),
+          parsed.map(searchableText),
           'document',
           LABEL,
         );
@@ -175,7 +176,7 @@ export function createSqliteKnowledgeBase(options: SqliteKnowledgeBaseOptions): 
               json: JSON.stringify(chunk),
             }).lastInsertRowid,
           );
-          st.insertText.run({ id, scope: `c${collection}`, body: indexText(chunk.text) });
+          st.insertText.run({ id, scope: `c${collection}`, body: indexText(searchableText(chunk)) });
           const vector = vectors?.[i];
           if (vec !== undefined && vector !== undefined) {
             vec.insert(id, collection as number, sid, vector);

@@ -51,6 +51,28 @@ export function knowledgeBaseSearchTests(
       expect(await searchIds(kb, 'invoice', { topK: 50 })).toStrictEqual(['billing:0']);
     });
 
+    it('finds a chunk by its context, returns the context as given and never as its text', async () => {
+      const kb = await bases.open();
+      const answer = {
+        ...knowledgeChunk('answer:0', 'I put my right hand out and heard a crack.', {
+          kind: 'archive',
+          messageIds: ['m2'],
+        }),
+        context: 'How did you break your wrist bouldering?',
+      };
+      await kb.add(TEST_COLLECTION, [
+        answer,
+        knowledgeChunk('other:0', 'The new climbing gym opens on Monday.', { kind: 'archive' }),
+      ]);
+      const hits = await kb.search(TEST_COLLECTION, 'broken wrist bouldering', { topK: 5 });
+      expect(hits[0]?.chunk).toStrictEqual(answer);
+      expect(hits[0]?.chunk.text).not.toContain('wrist');
+      // Without a context the field is absent, not undefined or empty.
+      const [other] = await kb.search(TEST_COLLECTION, 'climbing gym Monday', { topK: 1 });
+      expect(other?.chunk.id).toBe('other:0');
+      expect(Object.hasOwn(other!.chunk, 'context')).toBe(false);
+    });
+
     it('breaks equal scores by the newer chunk', async () => {
       const kb = await bases.open();
       await kb.add(TEST_COLLECTION, [
