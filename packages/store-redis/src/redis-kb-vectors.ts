@@ -10,6 +10,8 @@ import type { Cluster, Redis } from 'ioredis';
 import { type Candidate, readRanked, type SessionScope } from './redis-kb-read.ts';
 
 const SOURCE = 'createRedisKnowledgeBase options';
+/** Vectors are stored little-endian; on such a platform a Float32Array's bytes are that already. */
+const LITTLE_ENDIAN = new Uint8Array(Uint16Array.of(1).buffer)[0] === 1;
 
 /**
  * The key that binds a namespace's knowledge base to one embedder, `{prefix:kb:namespace}:space`
@@ -59,6 +61,7 @@ function describeSpace(space: string): string {
 /** `vector` at unit length as little-endian float32 bytes; empty for a zero vector. */
 export function packVector(vector: Float32Array): Buffer {
   if (!normalizeVector(vector)) return Buffer.alloc(0);
+  if (LITTLE_ENDIAN) return Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
   const packed = Buffer.allocUnsafe(vector.length * 4);
   for (let i = 0; i < vector.length; i++) packed.writeFloatLE(vector[i] as number, i * 4);
   return packed;
@@ -81,18 +84,36 @@ export async function nearestHits(
   const hashes = await Promise.all(
     scope.map(({ keys }) => client.hgetallBuffer(keys[6] as string)),
   );
+  // One scratch vector per search: each packed vector is copied into it (a memcpy), not
+  // allocated, whatever the alignment of the reply's bytes.
+  const scratch = new Float32Array(query.length);
+  const scratchBytes = new Uint8Array(scratch.buffer);
   const scored: Candidate[] = [];
   hashes.forEach((hash, session) => {
     for (const doc in hash) {
       const packed = hash[doc] as Buffer;
       // Another length is another embedder's vector (refused on write): never comparable.
       if (packed.length !== bytes) continue;
-      let score = 0;
-      for (let i = 0; i < query.length; i++) {
-        score += packed.readFloatLE(i * 4) * (query[i] as number);
-      }
+      const score = dotPacked(packed, query, scratch, scratchBytes);
       if (keepsSimilarity(score, minSimilarity)) scored.push({ session, doc, score });
     }
   });
   return readRanked(client, scope, scored, depth);
+}
+
+/** The dot product of a packed little-endian float32 vector with `query`. */
+function dotPacked(
+  packed: Buffer,
+  query: Float32Array,
+  scratch: Float32Array,
+  scratchBytes: Uint8Array,
+): number {
+  let sum = 0;
+  if (!LITTLE_ENDIAN) {
+    for (let i = 0; i < query.length; i++) sum += packed.readFloatLE(i * 4) * (query[i] as number);
+    return sum;
+  }
+  packed.copy(scratchBytes);
+  for (let i = 0; i < query.length; i++) sum += (scratch[i] as number) * (query[i] as number);
+  return sum;
 }

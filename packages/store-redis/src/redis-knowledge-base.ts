@@ -19,12 +19,15 @@ import {
   type Ranked,
   rankHits,
   type ScoredHit,
+  searchableText,
 } from '@mem/core';
 import type { Cluster, Redis } from 'ioredis';
-import { openConnection, scanKeys, storeError } from './redis-connection.ts';
+import { openConnection, storeError } from './redis-connection.ts';
+import { addArguments } from './redis-kb-add-arguments.ts';
 import { lexicalHits } from './redis-kb-lexical.ts';
 import type { SessionScope } from './redis-kb-read.ts';
 import { KB_ADD, KB_DELETE, runKbScript } from './redis-kb-scripts.ts';
+import { kbSessions } from './redis-kb-sessions.ts';
 import {
   assertSameSpace,
   nearestHits,
@@ -37,7 +40,7 @@ import {
   checkRedisKnowledgeBaseOptions,
   type RedisKnowledgeBaseOptions,
 } from './redis-knowledge-base-options.ts';
-import { decodeSessionId, encodeSessionId } from './session-keys.ts';
+import { encodeSessionId } from './session-keys.ts';
 
 export type { RedisKnowledgeBaseOptions } from './redis-knowledge-base-options.ts';
 
@@ -102,23 +105,11 @@ export function createRedisKnowledgeBase(options: RedisKnowledgeBaseOptions): Kn
   const keysOf = (collectionId: string, sessionId: string) =>
     kbKeys(prefix, namespace, collectionId, sessionId);
 
-  /** Session ids of the collection that hold chunks, found with SCAN. */
-  const sessionsOf = async (collectionId: string): Promise<string[]> => {
-    const head = `{${prefix}:kb:${namespace}:${collectionId}:`;
-    const tail = '}:d';
-    const found = await scanKeys(client, `${head}*${tail}`);
-    const ids: string[] = [];
-    for (const key of found) {
-      const encoded = key.slice(head.length, key.length - tail.length);
-      // The glob also matches longer collection ids that share this one as a prefix.
-      if (!/^[A-Za-z0-9_-]+$/.test(encoded)) continue;
-      const id = decodeSessionId(encoded);
-      if (encodeSessionId(id) === encoded) ids.push(id);
-    }
-    return ids.sort();
-  };
   const scopeOf = async (collectionId: string, sessionId: string | undefined) => {
-    const ids = sessionId === undefined ? await sessionsOf(collectionId) : [sessionId];
+    const ids =
+      sessionId === undefined
+        ? await kbSessions(client, prefix, namespace, collectionId)
+        : [sessionId];
     return ids.map((id): SessionScope => ({ sessionId: id, keys: keysOf(collectionId, id) }));
   };
 
@@ -131,7 +122,7 @@ export function createRedisKnowledgeBase(options: RedisKnowledgeBaseOptions): Kn
     }
     // Refuse before paying for embeddings; bind (first writer wins) only once they are paid.
     assertSameSpace(await client.get(space), embedder, namespace);
-    const texts = chunks.map((chunk) => chunk.text);
+    const texts = chunks.map(searchableText);
     const vectors = (await embedTexts(embedder, texts, 'document', LABEL)).map(packVector);
     assertOpen();
     const prior = (await client.call('SET', space, spaceOf(embedder), 'NX', 'GET')) as
@@ -245,26 +236,4 @@ export function createRedisKnowledgeBase(options: RedisKnowledgeBaseOptions): Kn
       if (handle.owned) client.disconnect();
     },
   };
-}
-
-/** One chunk's part of the add script's arguments (see `KB_ADD`). */
-function addArguments(chunk: KnowledgeChunk, vector: Buffer | ''): (string | number | Buffer)[] {
-  const counts = new Map<string, number>();
-  const terms = analyzeText(chunk.text);
-  for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + 1);
-  const { metadata } = chunk;
-  const meta = encodeMeta([
-    JSON.stringify(chunk.id),
-    metadata.summaryId === undefined ? '' : JSON.stringify(metadata.summaryId),
-    ...metadata.messageIds.map((id) => JSON.stringify(id)),
-  ]);
-  const args = [JSON.stringify(chunk.id), JSON.stringify(chunk), meta, vector, terms.length];
-  args.push(counts.size);
-  for (const [term, tf] of counts) args.push(term, tf);
-  return args;
-}
-
-/** Strings as `byteLength:text...`, which the delete script splits without cjson. */
-function encodeMeta(fields: readonly string[]): string {
-  return fields.map((f) => `${Buffer.byteLength(f, 'utf8')}:${f}`).join('');
 }
