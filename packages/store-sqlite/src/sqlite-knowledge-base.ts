@@ -3,7 +3,6 @@ import {
   assertValidCollectionId,
   candidateDepth,
   embedTexts,
-  searchableText,
   fuseHits,
   KNOWLEDGE_BASE_SPECIFICATION_VERSION,
   type KnowledgeBase,
@@ -21,6 +20,7 @@ import {
   type Ranked,
   rankHits,
   type ScoredHit,
+  searchableText,
 } from '@mem/core';
 import type { Database } from 'better-sqlite3';
 import { connect } from './connection.ts';
@@ -145,12 +145,7 @@ export function createSqliteKnowledgeBase(options: SqliteKnowledgeBaseOptions): 
           namespace,
         );
         // Never hold the write lock across the embedder's (network) call.
-        vectors = await embedTexts(
-          embedder,
-          parsed.map(searchableText),
-          'document',
-          LABEL,
-        );
+        vectors = await embedTexts(embedder, parsed.map(searchableText), 'document', LABEL);
         assertOpen();
       }
       await connection.write((st, db) => {
@@ -176,7 +171,11 @@ export function createSqliteKnowledgeBase(options: SqliteKnowledgeBaseOptions): 
               json: JSON.stringify(chunk),
             }).lastInsertRowid,
           );
-          st.insertText.run({ id, scope: `c${collection}`, body: indexText(searchableText(chunk)) });
+          st.insertText.run({
+            id,
+            scope: `c${collection}`,
+            body: indexText(searchableText(chunk)),
+          });
           const vector = vectors?.[i];
           if (vec !== undefined && vector !== undefined) {
             vec.insert(id, collection as number, sid, vector);
