@@ -24,7 +24,9 @@ import { benchWorstCaseTokens } from './worst-case-tokens-bench.ts';
  * - recall: is a turn from long ago in the prompt when a question comes back to it? mem vs
  *   recency vs BM25 within the same budgets (recall/recall-bench.ts, own tables and JSON line);
  *   `--recall-data=<dir>` (or MEM_RECALL_DATA) adds LoCoMo from that directory, as external data.
- * `--quick` shrinks the sizes; `--only=window|engine|tokens|conditions|recall` runs one part.
+ * - recall-speed: context() with retrieval on 1k / 10k-interaction sessions (recall-speed-bench.ts).
+ * `--quick` shrinks the sizes; `--only=window|engine|tokens|conditions|recall|recall-speed` runs
+ * one part.
  */
 const quick = process.argv.includes('--quick');
 const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
@@ -193,4 +195,8 @@ if (only === undefined || only === 'recall') {
   const flag = process.argv.find((a) => a.startsWith('--recall-data='));
   const externalDir = flag?.slice('--recall-data='.length) ?? process.env.MEM_RECALL_DATA;
   await runRecallBench({ quick, externalDir: externalDir === '' ? undefined : externalDir });
+}
+if (only === undefined || only === 'recall-speed') {
+  const { runRecallSpeedBench } = await import('./recall-speed-bench.ts');
+  await runRecallSpeedBench(quick);
 }

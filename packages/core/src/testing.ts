@@ -13,6 +13,8 @@ export type { GenerateConversationOptions } from './testing/generate-conversatio
 export { generateConversation, seededRandom } from './testing/generate-conversation.ts';
 export type { FreshReadMode } from './testing/measure-fresh-read.ts';
 export { measureFreshRead } from './testing/measure-fresh-read.ts';
+export type { RecallContextResult } from './testing/measure-recall-context.ts';
+export { measureRecallContext, RECALL_SPEED_PROFILE } from './testing/measure-recall-context.ts';
 export type {
   WordVectorEmbedder,
   WordVectorEmbedderOptions,

@@ -7,9 +7,19 @@ import type { EngineContext } from './engine-context.ts';
 /** First line of the message that carries retrieved knowledge. */
 export const KNOWLEDGE_HEADER = 'Relevant memory from earlier in this conversation:';
 
-const frames = new WeakMap<EngineContext['counter'], { base: number; perLine: number }>();
+interface Frame {
+  base: number;
+  perLine: number;
+  /** A day line's price before the exact count: the widest the line can be. */
+  dayEstimate: number;
+  /** Exact prices of day lines seen, bounded. */
+  dayLines: Map<string, number>;
+}
 
-function frameTokens(ctx: EngineContext): { base: number; perLine: number } {
+const frames = new WeakMap<EngineContext['counter'], Frame>();
+const MAX_PRICED_DAY_LINES = 4_096;
+
+function frameTokens(ctx: EngineContext): Frame {
   let frame = frames.get(ctx.counter);
   if (frame === undefined) {
     const base = ctx.counter.countMessage({
@@ -18,10 +28,22 @@ function frameTokens(ctx: EngineContext): { base: number; perLine: number } {
       content: KNOWLEDGE_HEADER,
       createdAt: 0,
     });
-    frame = { base, perLine: ctx.counter.countText('\n') };
+    const perLine = ctx.counter.countText('\n');
+    const dayEstimate = perLine + ctx.counter.countText('[2000-01-01 00:00]') + 1;
+    frame = { base, perLine, dayEstimate, dayLines: new Map() };
     frames.set(ctx.counter, frame);
   }
   return frame;
+}
+
+function dayLineTokens(ctx: EngineContext, frame: Frame, line: string): number {
+  let tokens = frame.dayLines.get(line);
+  if (tokens === undefined) {
+    tokens = ctx.counter.countText(line);
+    if (frame.dayLines.size >= MAX_PRICED_DAY_LINES) frame.dayLines.clear();
+    frame.dayLines.set(line, tokens);
+  }
+  return tokens;
 }
 
 /** What the knowledge message may hold, and what it must not repeat. */
@@ -94,16 +116,15 @@ export function knowledgeMessage(
 ): { message: CountedMessage | undefined; hits: KnowledgeHit[] } {
   const frame = frameTokens(ctx);
   // Pick by rank with an estimate for the day lines, then price exactly and trim if needed.
-  const dayEstimate = frame.perLine + ctx.counter.countText('[2000-01-01 00:00]') + 1;
   let estimate = frame.base;
   const kept: KnowledgeHit[] = [];
-  const days = new Set<string>();
+  const days = new Set<number>();
   for (const hit of hits) {
     if (kept.length >= room.maxHits) break;
     if (isRepeat(hit, room.shown)) continue;
     const day = dayOf(hit);
     const next =
-      estimate + (days.has(day) ? 0 : dayEstimate) + frame.perLine + hit.chunk.tokenCount;
+      estimate + (days.has(day) ? 0 : frame.dayEstimate) + frame.perLine + hit.chunk.tokenCount;
     if (next > room.tokens) continue;
     estimate = next;
     days.add(day);
@@ -131,20 +152,20 @@ export function knowledgeMessage(
 function render(
   ctx: EngineContext,
   kept: readonly KnowledgeHit[],
-  frame: { base: number; perLine: number },
+  frame: Frame,
 ): { content: string; tokens: number } {
   const ordered = [...kept].sort(
     (a, b) => startOf(a) - startOf(b) || a.chunk.id.localeCompare(b.chunk.id),
   );
   const lines = [KNOWLEDGE_HEADER];
   let tokens = frame.base;
-  let day: string | undefined;
+  let day: number | undefined;
   for (const hit of ordered) {
     const d = dayOf(hit);
     if (d !== day) {
       const line = `[${isoOf(startOf(hit)).slice(0, 16).replace('T', ' ')}]`;
       lines.push(line);
-      tokens += frame.perLine + ctx.counter.countText(line);
+      tokens += frame.perLine + dayLineTokens(ctx, frame, line);
     }
     day = d;
     lines.push(hit.chunk.text);
@@ -154,7 +175,9 @@ function render(
 }
 
 const startOf = (hit: KnowledgeHit) => hit.chunk.metadata.start ?? hit.chunk.metadata.createdAt;
-const dayOf = (hit: KnowledgeHit) => isoOf(startOf(hit)).slice(0, 10);
+const DAY_MS = 86_400_000;
+/** The UTC day a hit starts on, as a number (cheap to compare; the line is made only when shown). */
+const dayOf = (hit: KnowledgeHit) => Math.floor(startOf(hit) / DAY_MS);
 /** ISO 8601 in UTC; a time outside what Date can show (any number is a valid createdAt) stays undated. */
 function isoOf(ms: number): string {
   const date = new Date(ms);
