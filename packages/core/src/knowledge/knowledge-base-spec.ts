@@ -4,7 +4,7 @@
  * implement it in their own packages.
  *
  * Model: a knowledge base holds *collections* (the `collection_id` of a summarizer profile's
- * `knowledge_base`). A collection holds *chunks*: pieces of summaries and of archived
+ * `knowledge_base`). A collection holds *chunks*: pieces of summaries and of
  * conversation turns, each tagged with the session it came from and the messages it covers.
  * `search` returns the chunks most relevant to a query, best first.
  *
@@ -37,9 +37,15 @@ export interface KnowledgeBaseCapabilities {
 export interface KnowledgeChunkMetadata {
   /** The session the content belongs to. */
   sessionId: string;
-  /** `summary`: a piece of a summary. `archive`: a piece of archived (summarized) turns. */
+  /**
+   * `summary`: a piece of a summary. `archive`: a piece of conversation turns — the engine indexes
+   * each interaction as soon as it is finished, before any compaction archives it.
+   */
   kind: 'summary' | 'archive';
-  /** The summary this chunk belongs to (`summary`), or that replaced its originals (`archive`). */
+  /**
+   * The summary this chunk belongs to (`summary`). The engine leaves it unset on `archive` chunks
+   * (they are indexed before any summary exists); other writers may set it there.
+   */
   summaryId?: string;
   /**
    * Ids of the messages whose content the chunk holds: the originals a summary covers, or the
