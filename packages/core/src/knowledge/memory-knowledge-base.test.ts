@@ -60,6 +60,16 @@ describe('createMemoryKnowledgeBase', () => {
     expect(caps('lexical')).toEqual({ lexical: true, semantic: false, durable: false });
   });
 
+  it('does not call the embedder in lexical mode, whose vectors nothing would read', async () => {
+    const embedder = createWordVectorEmbedder();
+    const kb = createMemoryKnowledgeBase({ embedder, retrieval: 'lexical' });
+    await kb.add(COLLECTION, [chunk('a', 'invoice refund')]);
+    expect((await kb.search(COLLECTION, 'refund', { topK: 1 })).map((h) => h.chunk.id)).toEqual([
+      'a',
+    ]);
+    expect(embedder.calls).toEqual([]);
+  });
+
   it('lists every bad option in one config error', () => {
     expect.assertions(2);
     try {

@@ -87,8 +87,11 @@ export function createMemoryKnowledgeBase(options: MemoryKnowledgeBaseOptions = 
       const parsed = lastOfEach(parseChunks(chunks));
       if (parsed.length === 0) return;
       const texts = parsed.map(searchableText);
+      // Lexical mode never reads vectors, and no other instance sees this one's data.
       const vectors =
-        embedder === undefined ? undefined : await embedTexts(embedder, texts, 'document', LABEL);
+        embedder === undefined || retrieval === 'lexical'
+          ? undefined
+          : await embedTexts(embedder, texts, 'document', LABEL);
       assertOpen();
       let collection = collections.get(collectionId);
       if (collection === undefined) {
