@@ -163,7 +163,7 @@ const providers: { name: string; model: () => ChatModel; path: string }[] = [
 ];
 
 describe.each(providers)('the engine summarizing through $name', ({ name, model, path }) => {
-  it('compacts, stores and indexes the summary, and retrieves it on a later turn', async () => {
+  it('compacts, stores and indexes the summary, and retrieves what it archived on a later turn', async () => {
     llm = fakeCodLlm();
     server.respondWith(llm.respond);
     const { engine, store, knowledgeBase, events } = engineFor(name, model());
@@ -195,9 +195,9 @@ describe.each(providers)('the engine summarizing through $name', ({ name, model,
     expect(records.length).toBe(events.compacted.length);
     expect(records.at(-1)!.originalMessageIds.length).toBeGreaterThan(0);
 
-    // Indexed, and found again. The active summary is in the prompt already, so retrieval
-    // serves the earlier, superseded summary (and the archived originals): ask about an entity
-    // of the first summary.
+    // Indexed, and found again. The active summary is in the prompt already and the earlier one
+    // left the knowledge base when it was folded in, so retrieval serves the archived turns:
+    // ask about an entity of the first summary.
     expect(events.compacted.length).toBeGreaterThanOrEqual(2);
     expect(events['knowledge:indexed'].length).toBeGreaterThanOrEqual(2);
     expect(await knowledgeBase.count(COLLECTION, { sessionId: 's1' })).toBeGreaterThan(0);
@@ -207,13 +207,17 @@ describe.each(providers)('the engine summarizing through $name', ({ name, model,
     await session.append({ role: 'user', content: `Remind me: what about ${entity}?` });
     const context = await session.context();
     expect(context.knowledge.length).toBeGreaterThan(0);
-    expect(context.knowledge.some((h) => h.chunk.text.includes(entity!))).toBe(true);
-    const earlier = records[0]!.id;
     expect(
       context.knowledge.some(
-        (h) => h.chunk.metadata.kind === 'summary' && h.chunk.metadata.summaryId === earlier,
+        (h) => h.chunk.metadata.kind === 'archive' && h.chunk.text.includes(entity!),
       ),
     ).toBe(true);
+    const earlier = records[0]!.id;
+    const all = await knowledgeBase.search(COLLECTION, `${entity} conversation`, {
+      topK: 100,
+      sessionId: 's1',
+    });
+    expect(all.some((h) => h.chunk.metadata.summaryId === earlier)).toBe(false);
     expect(promptProblems(context.messages)).toEqual([]);
     await engine.idle();
     await Promise.all([store.close(), knowledgeBase.close()]);
@@ -247,9 +251,12 @@ describe('hybrid retrieval with an embedder from the same provider', () => {
     );
     expect(
       context.knowledge.some(
-        (h) => h.chunk.metadata.summaryId === records[0]!.id && h.chunk.text.includes(entity!),
+        (h) => h.chunk.metadata.kind === 'archive' && h.chunk.text.includes(entity!),
       ),
     ).toBe(true);
+    expect(context.knowledge.some((h) => h.chunk.metadata.summaryId === records[0]!.id)).toBe(
+      false,
+    );
     await engine.idle();
     await Promise.all([store.close(), knowledgeBase.close()]);
   });
