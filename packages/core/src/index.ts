@@ -108,6 +108,8 @@ export type {
 export { DEFAULT_SUMMARIZE_PROMPT } from './facades/memory-manager/summarize-callback.ts';
 export type { AnalyzeOptions } from './knowledge/analyze-text.ts';
 export { analyzeText, normalizeText, STOPWORDS } from './knowledge/analyze-text.ts';
+export type { IndexedChunk, ScoredChunk } from './knowledge/bm25-index.ts';
+export { Bm25Index } from './knowledge/bm25-index.ts';
 export type {
   ArchiveIndexSource,
   IndexSource,

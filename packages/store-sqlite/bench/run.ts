@@ -18,6 +18,7 @@ import {
 } from '@mem/core/testing';
 import BetterSqlite3, { type Database } from 'better-sqlite3';
 import { createSqliteStore, type SqliteSynchronous } from '../src/index.ts';
+import { benchRecallContext } from './recall-context.ts';
 
 /**
  * `pnpm bench` for @mem/store-sqlite, side by side in one run (interleaved rounds):
@@ -26,14 +27,17 @@ import { createSqliteStore, type SqliteSynchronous } from '../src/index.ts';
  *     same journal (WAL) and `synchronous` setting — for NORMAL (the default) and FULL;
  * (b) in a fresh process: build the context (max_tokens 4,000) on sessions of 1k/10k/100k
  *     interactions, the raw tail read (200 newest messages), and loading a whole 10k history;
- * (c) bytes written per turn (WAL bytes, database growth) at 100, 1k and 10k interactions.
- * `--quick` shrinks the sizes.
+ * (c) bytes written per turn (WAL bytes, database growth) at 100, 1k and 10k interactions;
+ * (d) context() with retrieval at 10,000 interactions, the in-memory knowledge base vs the SQLite
+ *     one, and a new SQLite knowledge base's first search (it builds the BM25 mirror).
+ * `--quick` shrinks the sizes; `--only=recall-context` runs (d) alone.
  *
  * (a) runs 10 interleaved rounds per side (after a discarded warm-up of 100 turns per side): on
  * a shared, busy machine a single slow round (another process, a WAL checkpoint's fsync) moved
  * the store / raw ratio by 20+ points with 5 rounds of 100 turns.
  */
 const quick = process.argv.includes('--quick');
+const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
 const dir = mkdtempSync(join(tmpdir(), 'mem-sqlite-bench-'));
 const out: Record<string, unknown> = { bench: '@mem/store-sqlite', node: process.version, quick };
 
@@ -254,8 +258,57 @@ async function benchFresh(sizes: readonly number[], fullSize: number, rounds: nu
   };
 }
 
+// ---------------------------------------------------------------- (d) context() with retrieval
+async function runRecallContext(): Promise<void> {
+  const interactions = quick ? 2_000 : 10_000;
+  const { rows, cold } = await benchRecallContext(dir, interactions, quick ? 50 : 200);
+  printTable(
+    `(d) context() with retrieval, ${fmtInt(interactions)} interactions (summarizer + knowledge base, search_mode always)`,
+    rows.map(({ knowledgeBase, result }) => ({
+      'knowledge base': knowledgeBase,
+      'median context()': fmtUs(result.context.medianUs),
+      'p90 context()': fmtUs(result.context.p90Us),
+      'mean hits': result.meanHits.toFixed(2),
+      'mean knowledge tokens': fmtInt(result.meanKnowledgeTokens),
+      calls: result.context.runs,
+      replay: fmtMs(result.replayMs),
+    })),
+  );
+  printTable('(d) A new SQLite knowledge base on that file: first search builds the BM25 mirror', [
+    {
+      chunks: fmtInt(cold.chunks),
+      open: fmtMs(cold.openMs),
+      'first search (cold)': fmtMs(cold.firstSearchMs),
+      'median search (warm)': fmtUs(cold.warm.medianUs),
+      'p90 search (warm)': fmtUs(cold.warm.p90Us),
+      'in-memory KB: median / p90 search': `${fmtUs(cold.memory.medianUs)} / ${fmtUs(cold.memory.p90Us)}`,
+      'mirror heap / chunk': `${fmtInt(cold.mirrorBytesPerChunk)} B`,
+    },
+  ]);
+  const sqlite = rows.at(-1)!.result.context;
+  printTable('Targets', [
+    {
+      measure: `SQLite knowledge base: median context() at ${fmtInt(interactions)} interactions`,
+      value: fmtUs(sqlite.medianUs),
+      target: '< 1 ms',
+    },
+  ]);
+  out.recallContext = {
+    interactions,
+    rows: rows.map(({ knowledgeBase, result }) => ({
+      knowledgeBase,
+      medianUs: result.context.medianUs,
+      p90Us: result.context.p90Us,
+      meanHits: result.meanHits,
+      replayMs: result.replayMs,
+    })),
+    cold,
+  };
+}
+
 // ---------------------------------------------------------------- run
-try {
+/** (a), (b) and (c). */
+async function runStoreSections(): Promise<void> {
   const appendRounds = 10;
   const perRound = quick ? 100 : 300;
   await benchAppend('warm', 1, 100); // warm-up: JIT, files; discarded
@@ -360,6 +413,11 @@ try {
   out.prefillMs = fresh.prefillMs;
   out.bytes = bytes;
   out.walSpread = walSpread;
+}
+
+try {
+  if (only !== 'recall-context') await runStoreSections();
+  await runRecallContext();
   console.log(JSON.stringify(out));
 } finally {
   rmSync(dir, { recursive: true, force: true });

@@ -12,9 +12,10 @@ import { type OpenedDatabase, type OpenOptions, openDatabase } from './open-data
 export interface Connection<S> {
   /**
    * Runs `work` in a BEGIN IMMEDIATE transaction: takes the write lock first, so writers
-   * serialize. Writes of this connection apply in call order.
+   * serialize. Writes of this connection apply in call order. `committed` runs right after the
+   * COMMIT, in the same synchronous step (no other call of this process runs in between).
    */
-  write<R>(work: (st: S, db: Database) => R): Promise<R>;
+  write<R>(work: (st: S, db: Database) => R, committed?: (result: R) => void): Promise<R>;
   /** Runs `work` in a deferred (read) transaction: one consistent snapshot. */
   read<R>(work: (st: S, db: Database) => R): Promise<R>;
   /** Closes the database if this package opened it; later calls fail. */
@@ -92,16 +93,18 @@ export function connect<S>(
   const waiter = createLockWaiter(options.busyTimeoutMs, storeError);
 
   return {
-    write: (work) =>
+    write: (work, committed) =>
       waiter.write(() => {
         const o = ensure();
         if (o.readonly) throw readOnlyError(options, label);
         // Checked under the write lock, before COMMIT: a throw rolls the write back.
-        return o.tx.immediate(() => {
+        const result = o.tx.immediate(() => {
           const result = work(o.st, o.db);
           checkFile(o, true);
           return result;
         }) as ReturnType<typeof work>;
+        committed?.(result);
+        return result;
       }),
     read: (work) =>
       waiter.read(() => {

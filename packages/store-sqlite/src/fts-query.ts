@@ -1,6 +1,9 @@
 import { analyzeText } from '@mem/core';
 
-/** Query terms beyond this many (after dedupe) are dropped, to bound the cost of one search. */
+/**
+ * Query terms beyond this many (after dedupe) are dropped, to bound the cost of one search. (The
+ * BM25 search then scores at most the rarest 8 of them, as the in-memory knowledge base does.)
+ */
 export const MAX_QUERY_TERMS = 256;
 
 /**
@@ -10,19 +13,4 @@ export const MAX_QUERY_TERMS = 256;
  */
 export function indexText(text: string): string {
   return analyzeText(text).join(' ');
-}
-
-/**
- * A safe FTS5 MATCH expression for `query` in collection `scope`, or undefined when the query
- * has no searchable words. Every term is a quoted string (`"` doubled), so user text is never
- * FTS5 syntax: `NEAR(`, `*`, `AND`, `col:x` are just words or nothing.
- */
-export function matchExpression(scope: string, query: string): string | undefined {
-  const terms = [...new Set(analyzeText(query))].slice(0, MAX_QUERY_TERMS);
-  if (terms.length === 0) return undefined;
-  return `scope : ${quote(scope)} AND body : (${terms.map(quote).join(' OR ')})`;
-}
-
-function quote(term: string): string {
-  return `"${term.replaceAll('"', '""')}"`;
 }

@@ -6,9 +6,20 @@ interface Prepared<R> {
   all(params: object): R[];
 }
 
+/** A statement without parameters read for its first column. */
+interface PreparedValue<R> {
+  get(): R | undefined;
+}
+
+export interface ChunkRow {
+  id: number;
+  json: string;
+}
+
 /** Every SQL statement the knowledge base runs, prepared once per connection; values are bound. */
 export function prepareKnowledgeStatements(db: Database) {
   const p = <R = unknown>(sql: string): Prepared<R> => db.prepare<unknown[], R>(sql);
+  const value = <R>(sql: string): PreparedValue<R> => db.prepare<[], R>(sql).pluck();
   return {
     collection: p<{ id: number }>(
       'SELECT id FROM mem_kb_collections WHERE namespace = @ns AND collection_id = @collectionId',
@@ -38,14 +49,26 @@ export function prepareKnowledgeStatements(db: Database) {
     countSession: p<{ n: number }>(
       'SELECT count(*) AS n FROM mem_kb_chunks WHERE collection = @collection AND session_id = @sid',
     ),
-    // bm25() is lower-is-better; the scope column gets weight 0 so only the text counts.
-    search: p<{ id: number; json: string; score: number }>(
-      `SELECT c.id AS id, c.json AS json, -bm25(mem_kb_fts, 0.0, 1.0) AS score
-       FROM mem_kb_fts JOIN mem_kb_chunks c ON c.id = mem_kb_fts.rowid
-       WHERE mem_kb_fts MATCH @match AND (@sid IS NULL OR c.session_id = @sid)
-       ORDER BY score DESC, c.created_at DESC, c.chunk_id ASC
-       LIMIT @topK`,
+    // The in-memory BM25 mirror (kb-mirror.ts) reads these.
+    dataVersion: value<number>('PRAGMA data_version'),
+    collectionRows: p<ChunkRow>(
+      'SELECT id, json FROM mem_kb_chunks WHERE collection = @collection ORDER BY id',
     ),
+    // '+collection' keeps SQLite on the rowid range: the rows added since `after`, not a scan of
+    // the collection through its index.
+    rowsAfter: p<ChunkRow>(
+      'SELECT id, json FROM mem_kb_chunks WHERE id > @after AND +collection = @collection ORDER BY id',
+    ),
+    lastChunkId: value<number | null>('SELECT max(id) FROM mem_kb_chunks'),
+    insertRemoved: p('INSERT INTO mem_kb_removed (collection, chunk) VALUES (@collection, @id)'),
+    removedAfter: p<{ collection: number; chunk: number }>(
+      'SELECT collection, chunk FROM mem_kb_removed WHERE seq > @seq ORDER BY seq',
+    ),
+    removedRange: p<{ first: number | null; last: number | null }>(
+      `SELECT (SELECT min(seq) FROM mem_kb_removed) AS first,
+              (SELECT max(seq) FROM mem_kb_removed) AS last`,
+    ),
+    pruneRemoved: p('DELETE FROM mem_kb_removed WHERE seq <= @upTo'),
   };
 }
 

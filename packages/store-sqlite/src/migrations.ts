@@ -116,6 +116,35 @@ export const MIGRATIONS: readonly string[] = [
     space INTEGER NOT NULL REFERENCES mem_kb_vector_spaces (id)
   ) WITHOUT ROWID;
   `,
+  `
+  -- In-memory BM25 mirrors (kb-mirror.ts) catch up with other connections' writes: additions
+  -- are the chunk rows with an id above the largest they saw, deletions come from a tombstone
+  -- log. For the first, ids must never be reused (SQLite otherwise gives a new row the largest
+  -- id + 1, an id a deleted row may have had): mem_kb_chunks becomes AUTOINCREMENT, same rows
+  -- and ids (the FTS and vector rows refer to them).
+  CREATE TABLE mem_kb_chunks_v3 (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    collection INTEGER NOT NULL REFERENCES mem_kb_collections (id),
+    session_id TEXT NOT NULL,
+    chunk_id TEXT NOT NULL,
+    created_at REAL NOT NULL,
+    json TEXT NOT NULL,
+    UNIQUE (collection, session_id, chunk_id)
+  );
+  INSERT INTO mem_kb_chunks_v3 (id, collection, session_id, chunk_id, created_at, json)
+    SELECT id, collection, session_id, chunk_id, created_at, json FROM mem_kb_chunks;
+  DROP TABLE mem_kb_chunks;
+  ALTER TABLE mem_kb_chunks_v3 RENAME TO mem_kb_chunks;
+
+  -- Tombstones: one row per chunk row deleted (by delete, or replaced by add), written in the
+  -- deleting transaction. seq never repeats, and only the oldest rows are pruned, so the log is
+  -- one contiguous range: a mirror whose last seq is below it rebuilds.
+  CREATE TABLE mem_kb_removed (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    collection INTEGER NOT NULL,
+    chunk INTEGER NOT NULL
+  );
+  `,
 ];
 
 /** The schema version this package writes. */

@@ -8,7 +8,9 @@ import {
   type KnowledgeBase,
   type KnowledgeChunk,
   type KnowledgeDeleteFilter,
+  type KnowledgeHit,
   keepsSimilarity,
+  keyByChunk,
   MemConfigError,
   MemStoreError,
   newerFirst,
@@ -17,14 +19,15 @@ import {
   parseDeleteFilter,
   parseQuery,
   parseSearchOptions,
-  type Ranked,
   rankHits,
   type ScoredHit,
   searchableText,
 } from '@mem/core';
 import type { Database } from 'better-sqlite3';
 import { connect } from './connection.ts';
-import { indexText, matchExpression } from './fts-query.ts';
+import { indexText, MAX_QUERY_TERMS } from './fts-query.ts';
+import { applyOwnWrite, currentMirror, existingMirror, type OwnWrite } from './kb-mirror.ts';
+import { pruneRemovedLog, removeChunkRow } from './kb-remove.ts';
 import { type KnowledgeStatements, prepareKnowledgeStatements } from './kb-statements.ts';
 import {
   assertSameSpace,
@@ -43,17 +46,18 @@ import {
 const LABEL = 'mem/sqlite';
 
 /**
- * A `KnowledgeBase` (spec `mem.kb.v1`) on SQLite FTS5, ranked with BM25 (`bm25()`), durable
- * when given a file. It can share a file (or a connection) with `createSqliteStore`.
+ * A `KnowledgeBase` (spec `mem.kb.v1`) on SQLite, ranked with BM25, durable when given a file.
+ * It can share a file (or a connection) with `createSqliteStore`.
  *
  * - Text is analyzed like the in-memory knowledge base (`analyzeText`: folded, stopwords dropped,
- *   compounds kept whole and split, CJK bigrams) and indexed in an FTS5 table with the
- *   `unicode61 remove_diacritics 2` tokenizer; chunks and their metadata live in a plain table.
- * - A query becomes an OR of quoted terms, scoped to its collection: user text is never FTS5
- *   syntax. Ties go to the newer chunk (`metadata.createdAt`), then the smaller id.
- * - BM25 statistics (document count, average length, term rarity) are those of the whole FTS
- *   table, i.e. of every collection in the file; rankings within a collection stay sensible,
- *   scores are comparable only within one result list (as the spec says).
+ *   compounds kept whole and split, CJK bigrams). Chunks and their metadata live in a plain
+ *   table, their analyzed text in an FTS5 table (`unicode61 remove_diacritics 2`).
+ * - Lexical search ranks in process: each connection keeps an in-memory BM25 index per
+ *   collection (core's `Bm25Index`, so the same ranking, statistics per collection, as the
+ *   in-memory knowledge base), built by the collection's first search and kept in step with
+ *   every commit, this connection's and other processes' (see `kb-mirror.ts`). User text is
+ *   never SQL or FTS5 syntax. Ties go to the newer chunk (`metadata.createdAt`), then the
+ *   smaller id.
  * - With an `embedder`, chunks also get vectors (sqlite-vec, cosine), embedded before the write
  *   transaction opens; `retrieval` picks BM25, nearest vectors, or both fused by Reciprocal Rank
  *   Fusion (`'hybrid'`, the default then). See the README.
@@ -107,20 +111,18 @@ export function createSqliteKnowledgeBase(options: SqliteKnowledgeBaseOptions): 
       { source: 'createSqliteKnowledgeBase options' },
     );
   };
-  /** BM25 hits of `text` in `collection`, best first. */
+  /** BM25 hits of `text` in `collection`, best first (inside a read transaction). */
   const lexical = (
+    db: Database,
     st: KnowledgeStatements,
     collection: number,
     text: string,
     sessionId: string | undefined,
     topK: number,
-  ): Ranked<ScoredHit>[] => {
-    const match = matchExpression(`c${collection}`, text);
-    if (match === undefined) return [];
-    return st.search.all({ match, sid: sessionId ?? null, topK }).map((row) => ({
-      key: row.id,
-      item: { chunk: JSON.parse(row.json) as KnowledgeChunk, score: row.score },
-    }));
+  ): ScoredHit[] => {
+    const terms = [...new Set(analyzeText(text))].slice(0, MAX_QUERY_TERMS);
+    if (terms.length === 0) return [];
+    return currentMirror(db, st, collection).index.search(terms, topK, sessionId);
   };
 
   return {
@@ -148,40 +150,48 @@ export function createSqliteKnowledgeBase(options: SqliteKnowledgeBaseOptions): 
         vectors = await embedTexts(embedder, parsed.map(searchableText), 'document', LABEL);
         assertOpen();
       }
-      await connection.write((st, db) => {
-        const vec =
-          embedder === undefined
-            ? vectorsToUpdate(db, st)
-            : vectorStatements(db, bindSpace(db, namespace, embedder).id);
-        let collection = collectionOf(st, collectionId);
-        if (collection === undefined) {
-          collection = Number(
-            st.insertCollection.run({ ns: namespace, collectionId }).lastInsertRowid,
-          );
-        }
-        parsed.forEach((chunk, i) => {
-          const sid = chunk.metadata.sessionId;
-          const key = { collection, sid, chunkId: chunk.id };
-          const old = st.chunkRowId.get(key)?.id;
-          if (old !== undefined) remove(st, old, vec);
-          const id = Number(
-            st.insertChunk.run({
-              ...key,
-              createdAt: chunk.metadata.createdAt,
-              json: JSON.stringify(chunk),
-            }).lastInsertRowid,
-          );
-          st.insertText.run({
-            id,
-            scope: `c${collection}`,
-            body: indexText(searchableText(chunk)),
-          });
-          const vector = vectors?.[i];
-          if (vec !== undefined && vector !== undefined) {
-            vec.insert(id, collection as number, sid, vector);
+      await connection.write(
+        (st, db) => {
+          const vec =
+            embedder === undefined
+              ? vectorsToUpdate(db, st)
+              : vectorStatements(db, bindSpace(db, namespace, embedder).id);
+          let collection = collectionOf(st, collectionId);
+          if (collection === undefined) {
+            collection = Number(
+              st.insertCollection.run({ ns: namespace, collectionId }).lastInsertRowid,
+            );
           }
-        });
-      });
+          const mirror = existingMirror(db, st, collection);
+          const write: OwnWrite = { removed: [], added: [], lastSeq: 0 };
+          parsed.forEach((chunk, i) => {
+            const sid = chunk.metadata.sessionId;
+            const key = { collection, sid, chunkId: chunk.id };
+            const old = st.chunkRowId.get(key)?.id;
+            if (old !== undefined) removeChunkRow(st, collection, old, vec, write);
+            const id = Number(
+              st.insertChunk.run({
+                ...key,
+                createdAt: chunk.metadata.createdAt,
+                json: JSON.stringify(chunk),
+              }).lastInsertRowid,
+            );
+            st.insertText.run({
+              id,
+              scope: `c${collection}`,
+              body: indexText(searchableText(chunk)),
+            });
+            write.added.push({ id, chunk });
+            const vector = vectors?.[i];
+            if (vec !== undefined && vector !== undefined) {
+              vec.insert(id, collection as number, sid, vector);
+            }
+          });
+          pruneRemovedLog(st, write);
+          return { mirror, write };
+        },
+        ({ mirror, write }) => applyOwnWrite(mirror, write),
+      );
     },
 
     search: async (collectionId: string, query: string, searchOptions) => {
@@ -189,10 +199,10 @@ export function createSqliteKnowledgeBase(options: SqliteKnowledgeBaseOptions): 
       const text = parseQuery(query);
       const { topK, sessionId } = parseSearchOptions(searchOptions);
       if (embedder === undefined || retrieval === 'lexical') {
-        return connection.read((st) => {
+        return connection.read((st, db) => {
           const collection = collectionOf(st, collectionId);
           if (collection === undefined) return [];
-          return rankHits(lexical(st, collection, text, sessionId, topK).map(({ item }) => item));
+          return copies(rankHits(lexical(db, st, collection, text, sessionId, topK)));
         });
       }
       const found = await connection.read((st, db) => ({
@@ -220,29 +230,36 @@ export function createSqliteKnowledgeBase(options: SqliteKnowledgeBaseOptions): 
                 sessionId,
                 minSimilarity,
               );
-        if (retrieval === 'semantic')
-          return rankHits(semantic.slice(0, topK).map(({ item }) => item));
-        const words = lexical(st, collection, text, sessionId, depth);
-        return fuseHits(words, semantic, rrfK, topK);
+        if (retrieval === 'semantic') return rankHits(semantic.slice(0, topK));
+        const words = lexical(db, st, collection, text, sessionId, depth);
+        return copies(fuseHits(keyByChunk(words), keyByChunk(semantic), rrfK, topK));
       });
     },
 
     delete: async (collectionId: string, filter: KnowledgeDeleteFilter) => {
       begin(collectionId);
       const parsed = parseDeleteFilter(filter);
-      return connection.write((st, db) => {
-        const collection = collectionOf(st, collectionId);
-        if (collection === undefined) return 0;
-        const vec = vectorsToUpdate(db, st);
-        const matches = deleteMatcher(parsed);
-        let deleted = 0;
-        for (const row of st.sessionChunks.all({ collection, sid: parsed.sessionId })) {
-          if (!matches(JSON.parse(row.json) as KnowledgeChunk)) continue;
-          remove(st, row.id, vec);
-          deleted += 1;
-        }
-        return deleted;
-      });
+      const done = await connection.write(
+        (st, db) => {
+          const collection = collectionOf(st, collectionId);
+          if (collection === undefined) return undefined;
+          const vec = vectorsToUpdate(db, st);
+          const mirror = existingMirror(db, st, collection);
+          const write: OwnWrite = { removed: [], added: [], lastSeq: 0 };
+          const matches = deleteMatcher(parsed);
+          for (const row of st.sessionChunks.all({ collection, sid: parsed.sessionId })) {
+            if (matches(JSON.parse(row.json) as KnowledgeChunk)) {
+              removeChunkRow(st, collection, row.id, vec, write);
+            }
+          }
+          pruneRemovedLog(st, write);
+          return { mirror, write };
+        },
+        (done) => {
+          if (done !== undefined) applyOwnWrite(done.mirror, done.write);
+        },
+      );
+      return done?.write.removed.length ?? 0;
     },
 
     count: async (collectionId: string, filter) => {
@@ -278,15 +295,15 @@ function nearest(
   collection: number,
   sessionId: string | undefined,
   minSimilarity: number | undefined,
-): Ranked<ScoredHit>[] {
-  const hits: Ranked<ScoredHit>[] = [];
+): ScoredHit[] {
+  const hits: ScoredHit[] = [];
   for (const row of vec.nearest(query, depth, collection, sessionId)) {
     // null: a zero vector has no direction.
     if (row.distance === null || !keepsSimilarity(1 - row.distance, minSimilarity)) continue;
     const chunk = JSON.parse(row.json) as KnowledgeChunk;
-    hits.push({ key: row.id, item: { chunk, score: 1 - row.distance } });
+    hits.push({ chunk, score: 1 - row.distance });
   }
-  return hits.sort((a, b) => b.item.score - a.item.score || newerFirst(a.item, b.item));
+  return hits.sort((a, b) => b.score - a.score || newerFirst(a, b));
 }
 
 /** The chunks of a batch, keeping only the last of each (session, id): the last one wins. */
@@ -296,10 +313,16 @@ function lastOfEach(chunks: readonly KnowledgeChunk[]): KnowledgeChunk[] {
   return [...last.values()];
 }
 
-function remove(st: KnowledgeStatements, id: number, vec: VectorStatements | undefined): void {
-  st.deleteText.run({ id });
-  vec?.delete(id);
-  st.deleteChunk.run({ id });
+/** Hits with their chunks copied: nothing returned aliases the mirror. */
+function copies(hits: KnowledgeHit[]): KnowledgeHit[] {
+  for (const hit of hits) {
+    const { chunk } = hit;
+    hit.chunk = {
+      ...chunk,
+      metadata: { ...chunk.metadata, messageIds: [...chunk.metadata.messageIds] },
+    };
+  }
+  return hits;
 }
 
 /** Which chunks of the filter's session `delete` removes (see `KnowledgeDeleteFilter`). */

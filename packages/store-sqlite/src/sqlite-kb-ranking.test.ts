@@ -1,0 +1,109 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  createMemoryKnowledgeBase,
+  type KnowledgeBase,
+  type KnowledgeChunk,
+  type KnowledgeDeleteFilter,
+  type KnowledgeHit,
+} from '@mem/core';
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createSqliteKnowledgeBase } from './sqlite-knowledge-base.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'mem-sqlite-ranking-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const COLLECTION = 'ranking';
+// Few words, so that chunks share terms and scores tie; "the" and "of" are stopwords.
+const WORDS = ['invoice', 'refund', 'porto', 'train', 'deploy', 'rollback', 'ramen', 'the', 'of'];
+const words = (max: number) =>
+  fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: max }).map((w) => w.join(' '));
+const session = fc.constantFrom('s1', 's2');
+
+const chunk: fc.Arbitrary<KnowledgeChunk> = fc
+  .record({
+    id: fc.constantFrom('a', 'b', 'c', 'd', 'e'),
+    sessionId: session,
+    text: words(12),
+    context: fc.option(words(6), { nil: undefined }),
+    createdAt: fc.integer({ min: 1, max: 3 }),
+    message: fc.constantFrom('m1', 'm2', 'm3'),
+  })
+  .map(({ id, sessionId, text, context, createdAt, message }) => ({
+    id,
+    text,
+    ...(context === undefined ? {} : { context }),
+    tokenCount: 1,
+    metadata: { sessionId, kind: 'archive' as const, messageIds: [message], createdAt },
+  }));
+
+type Op =
+  | { by: 'reader' | 'writer'; add: KnowledgeChunk[] }
+  | { by: 'reader' | 'writer'; delete: KnowledgeDeleteFilter };
+const by = fc.constantFrom('reader' as const, 'writer' as const);
+const op: fc.Arbitrary<Op> = fc.oneof(
+  { weight: 3, arbitrary: fc.record({ by, add: fc.array(chunk, { minLength: 1, maxLength: 6 }) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      by,
+      delete: fc.oneof(
+        session.map((sessionId) => ({ sessionId })),
+        fc.record({ sessionId: session, messageIds: fc.subarray(['m1', 'm2', 'm3']) }),
+      ),
+    }),
+  },
+);
+const query = fc.record({
+  text: words(6),
+  topK: fc.integer({ min: 1, max: 8 }),
+  sessionId: fc.option(session, { nil: undefined }),
+});
+
+const view = (hits: KnowledgeHit[]) =>
+  hits.map((h) => [h.rank, h.chunk.metadata.sessionId, h.chunk.id, h.chunk.text, h.score]);
+
+let run = 0;
+
+describe('lexical rankings equal the in-memory knowledge base', () => {
+  it('for random corpora, writes by this and another connection, and queries', async () => {
+    const path = join(dir, 'ranking.db');
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.tuple(op, fc.array(query, { minLength: 1, maxLength: 3 })), {
+          minLength: 1,
+          maxLength: 8,
+        }),
+        async (steps) => {
+          const namespace = `run${run++}`;
+          const reader = createSqliteKnowledgeBase({ path, namespace });
+          const writer = createSqliteKnowledgeBase({ path, namespace });
+          const memory = createMemoryKnowledgeBase();
+          const sqlite: Record<Op['by'], KnowledgeBase> = { reader, writer };
+          try {
+            for (const [step, queries] of steps) {
+              if ('add' in step) {
+                await sqlite[step.by].add(COLLECTION, step.add);
+                await memory.add(COLLECTION, step.add);
+              } else {
+                const deleted = await sqlite[step.by].delete(COLLECTION, step.delete);
+                expect(deleted).toBe(await memory.delete(COLLECTION, step.delete));
+              }
+              for (const { text, topK, sessionId } of queries) {
+                const options = sessionId === undefined ? { topK } : { topK, sessionId };
+                expect(view(await reader.search(COLLECTION, text, options))).toEqual(
+                  view(await memory.search(COLLECTION, text, options)),
+                );
+              }
+            }
+          } finally {
+            await Promise.all([reader.close(), writer.close(), memory.close()]);
+          }
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+});
