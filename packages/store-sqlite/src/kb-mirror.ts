@@ -69,13 +69,22 @@ export function currentMirror(db: Database, st: KnowledgeStatements, collection:
   return built;
 }
 
-/** The mirror of `collection` caught up, or undefined when none was built (nothing to keep). */
+/**
+ * For a write (inside its transaction, before it changes anything): the mirror of `collection`
+ * caught up, or undefined when there is none to keep in step. A mirror the log cannot bring up
+ * to date is dropped rather than rebuilt under the write lock; the next search rebuilds it.
+ */
 export function existingMirror(
   db: Database,
   st: KnowledgeStatements,
   collection: number,
 ): Mirror | undefined {
-  return mirrors.get(db)?.has(collection) === true ? currentMirror(db, st, collection) : undefined;
+  const byCollection = mirrors.get(db);
+  const found = byCollection?.get(collection);
+  if (found === undefined) return undefined;
+  if (!found.stale && catchUp(st, collection, found)) return found;
+  byCollection?.delete(collection);
+  return undefined;
 }
 
 /**

@@ -105,6 +105,19 @@ describe('lexical search ranks in memory, in step with every connection on the f
     expect(await found(reader, 'Porto')).toEqual(['travel:0']);
   });
 
+  it('drops a mirror the log cannot update at a write, and rebuilds it at the next search', async () => {
+    const { reader, writer, path } = twoConnections();
+    await writer.add(TEST_COLLECTION, [refund, deploy]);
+    expect(await found(reader, 'refund deploy')).toEqual(['billing:0', 'deploy:0']);
+    await writer.delete(TEST_COLLECTION, { sessionId: 's1' });
+    const raw = new Database(path);
+    raw.exec(`DELETE FROM mem_kb_removed;
+      INSERT INTO mem_kb_removed (seq, collection, chunk) VALUES (1000, 0, 0);`);
+    raw.close();
+    await reader.add(TEST_COLLECTION, [porto]);
+    expect(await found(reader, 'refund deploy Porto')).toEqual(['travel:0']);
+  });
+
   it(`keeps the newest ${REMOVED_LOG_KEEP.toLocaleString('en-US')} tombstones`, async () => {
     const { writer, path } = twoConnections();
     await writer.add(TEST_COLLECTION, [refund]);
