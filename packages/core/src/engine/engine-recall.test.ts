@@ -74,6 +74,16 @@ describe('recall: turns become searchable as they finish', () => {
     expect(context.tokenCount).toBeLessThanOrEqual(600);
   });
 
+  it('a clear while indexing is queued leaves nothing of the cleared session searchable', async () => {
+    const { engine, knowledgeBase } = recallEngine();
+    const session = engine.session('s');
+    await say(session, facts[0]!);
+    await session.append({ role: 'user', content: facts[1]! }); // queues indexing of the first turn
+    await session.clear();
+    await session.idle();
+    expect(await knowledgeBase.count('kb', { sessionId: 's' })).toBe(0);
+  });
+
   it('never repeats what the window already shows', async () => {
     const { engine } = recallEngine({ budget: 100_000 });
     const session = engine.session('s');

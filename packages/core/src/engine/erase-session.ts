@@ -48,6 +48,9 @@ export async function eraseSession(
       state.loaded = false;
       continue;
     }
+    // Indexing that read the session before the erasure finishes before the forgetting; any
+    // started after the reload sees only what is left.
+    await state.settleIndexing();
     await forgetInKnowledgeBase(ctx, state.id, collections, {
       messageIds: [...plan.replaced.map((m) => m.id), ...nested.archivedIds],
       summaryIds: nested.summaryIds,

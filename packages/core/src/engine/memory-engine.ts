@@ -169,7 +169,7 @@ export function createMemoryEngine(options: MemoryEngineOptions): MemoryEngine {
     async idle() {
       for (;;) {
         const running = [...sessions.values()]
-          .map((s) => s.state.running)
+          .map((s) => s.state.busy)
           .filter((p) => p !== undefined);
         if (running.length === 0) return;
         await Promise.allSettled(running);

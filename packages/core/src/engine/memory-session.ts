@@ -138,6 +138,17 @@ export function createSession(
       ctx.events.emit('knowledge:error', { sessionId: id, operation: 'index', error });
     }
   };
+  /**
+   * Indexing runs one at a time, each on the state as it is when it starts, once the caller's
+   * own work has yielded to the event loop (typically while it waits for the LLM).
+   */
+  const queueIndexing = (): void => {
+    const run = (state.indexing ?? Promise.resolve()).then(afterCurrentWork).then(indexFinished);
+    state.indexing = run;
+    void run.finally(() => {
+      if (state.indexing === run) state.indexing = undefined;
+    });
+  };
   const select = (knowledge: CountedMessage | undefined, interactions: readonly Interaction[]) =>
     selectWindow(
       {
@@ -237,8 +248,9 @@ export function createSession(
         await state.sync(ctx.store);
       }
       if (options.usage !== undefined) state.lastInputTokens = options.usage.inputTokens;
-      // A user message finishes the interaction before it: it becomes searchable now.
-      if (indexing && counted.some((m) => m.role === 'user')) await indexFinished();
+      // A user message finishes the interaction before it: it is indexed in the background
+      // (it is the newest before this one, so the window shows it meanwhile).
+      if (indexing && counted.some((m) => m.role === 'user')) queueIndexing();
       ctx.events.emit('appended', {
         sessionId: id,
         messageIds: counted.map((m) => m.id),
@@ -267,7 +279,9 @@ export function createSession(
         key !== undefined && state.knowledge?.key === key ? state.knowledge.found : undefined;
       if (found === undefined) {
         try {
-          found = await searchKnowledge(ctx, id, query, interactions.length);
+          // Hits on interactions the window claims are dropped as repeats: ask for that many more.
+          const shown = interactions.filter((i) => room.shown.has(i.messages[0]!.id)).length;
+          found = await searchKnowledge(ctx, id, query, shown);
         } catch (error) {
           ctx.events.emit('knowledge:error', { sessionId: id, operation: 'search', error });
           found = [];
@@ -351,16 +365,26 @@ export function createSession(
     },
 
     idle: async () => {
-      while (state.running !== undefined) await state.running;
+      for (let busy = state.busy; busy !== undefined; busy = state.busy) await busy;
     },
 
     async clear() {
       // A compaction in flight is not awaited: it loses its compare-and-swap against the clear.
       const existed = await ctx.store.clear(id);
-      await forgetInKnowledgeBase(ctx, id, collections, {});
       state.reset();
+      // Indexing that read the old conversation finishes before its chunks are forgotten; any
+      // started after the reset sees the cleared one.
+      await state.settleIndexing();
+      await forgetInKnowledgeBase(ctx, id, collections, {});
       ctx.events.emit('cleared', { sessionId: id });
       return existed;
     },
   };
 }
+
+/** Resolves on a later turn of the event loop, after the current chain of promises. */
+const afterCurrentWork = (): Promise<void> =>
+  new Promise((resolve) => {
+    if (typeof setImmediate === 'function') setImmediate(resolve);
+    else setTimeout(resolve, 0);
+  });

@@ -21,6 +21,8 @@ export class SessionState {
    * two writes) closes there.
    */
   indexedSeq: number | undefined;
+  /** Indexing of finished interactions queued or in flight (one at a time, in order). */
+  indexing: Promise<void> | undefined;
   /** `inputTokens` of the caller's last reported LLM call. */
   lastInputTokens: number | undefined;
   /** Long-term runs in flight or queued for this session. */
@@ -87,6 +89,18 @@ export class SessionState {
     this.lastInputTokens = undefined;
     this.knowledge = undefined;
     this.indexedSeq = undefined;
+  }
+
+  /** Waits until no indexing is queued or in flight. */
+  async settleIndexing(): Promise<void> {
+    while (this.indexing !== undefined) await this.indexing;
+  }
+
+  /** Background work in flight: long-term runs or indexing. */
+  get busy(): Promise<void> | undefined {
+    if (this.running === undefined) return this.indexing;
+    if (this.indexing === undefined) return this.running;
+    return Promise.allSettled([this.running, this.indexing]).then(() => undefined);
   }
 
   /**

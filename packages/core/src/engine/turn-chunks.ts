@@ -58,7 +58,15 @@ export function turnChunks(
     end: last.createdAt,
   };
   const context = before === undefined ? '' : contextOf(before);
-  return splitTextSpans(turnText(originals), split).map((span, i) => ({
+  const text = turnText(originals);
+  // A token is at least one UTF-16 unit: text no longer than a chunk is one chunk, counted once.
+  const spans =
+    text.length <= split.chunkSize
+      ? text.length === 0
+        ? []
+        : [{ text, tokenCount: split.counter.countText(text) }]
+      : splitTextSpans(text, split);
+  return spans.map((span, i) => ({
     id: `${first.id}:${i}`,
     text: span.text,
     ...(i === 0 && context.length > 0 ? { context } : {}),

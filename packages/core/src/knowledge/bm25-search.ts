@@ -16,9 +16,12 @@ export interface Bm25SearchState {
   readonly postings: ReadonlyMap<string, Posting>;
   /** Number of indexed documents. */
   readonly size: number;
-  /** Per slot: `k1 · (1 - b + b · length / averageLength)`, current. */
-  readonly norms: Float64Array;
-  /** The smallest norm of any document (the shortest one). */
+  /** Per slot: the document length (terms, repeats included). */
+  readonly lengths: Float64Array;
+  /** A document's norm `k1 · (1 - b + b · length / averageLength)` is `normBase + normPerLength · length`. */
+  readonly normBase: number;
+  readonly normPerLength: number;
+  /** At most the smallest norm of any document (a bound, for pruning). */
   readonly minNorm: number;
   /** Per slot: the session number (1, 2, ...). */
   readonly sessionOf: Int32Array;
@@ -80,7 +83,7 @@ export function searchBm25(
     rest[i] = ((rest[i + 1] as number) + (lists[i] as TermList).bound) * SLACK;
   }
 
-  const { norms, sessionOf, scores, stamps, touched } = state;
+  const { lengths, normBase, normPerLength, sessionOf, scores, stamps, touched } = state;
   const stamp = state.nextStamp();
   let count = 0;
   let best = 0;
@@ -100,7 +103,7 @@ export function searchBm25(
       const slot = slots[j] as number;
       if (session !== 0 && sessionOf[slot] !== session) continue;
       const tf = tfs[j] as number;
-      let score = (weight * tf) / (tf + (norms[slot] as number));
+      let score = (weight * tf) / (tf + normBase + normPerLength * (lengths[slot] as number));
       if (stamps[slot] === stamp) score += scores[slot] as number;
       else {
         stamps[slot] = stamp;

@@ -19,7 +19,7 @@ export function finishCandidates(
   scored: Int32Array,
   topK: number,
 ): Int32Array {
-  const { norms, scores, stamps } = state;
+  const { lengths, normBase, normPerLength, scores, stamps } = state;
   const mark = state.nextStamp();
   const threshold = kthScore(scores, scored, scored.length, topK);
   const bound = rest[from] as number;
@@ -43,7 +43,9 @@ export function finishCandidates(
         const slot = slots[j] as number;
         if (stamps[slot] !== mark) continue;
         const tf = tfs[j] as number;
-        scores[slot] = (scores[slot] as number) + (weight * tf) / (tf + (norms[slot] as number));
+        scores[slot] =
+          (scores[slot] as number) +
+          (weight * tf) / (tf + normBase + normPerLength * (lengths[slot] as number));
       }
     } else {
       // Sparse: look each candidate up.
@@ -58,7 +60,9 @@ export function finishCandidates(
         if (cursor >= size) break;
         if (slots[cursor] !== slot) continue;
         const tf = tfs[cursor] as number;
-        scores[slot] = (scores[slot] as number) + (weight * tf) / (tf + (norms[slot] as number));
+        scores[slot] =
+          (scores[slot] as number) +
+          (weight * tf) / (tf + normBase + normPerLength * (lengths[slot] as number));
       }
     }
     const remaining = rest[i + 1] as number;

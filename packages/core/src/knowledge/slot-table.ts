@@ -23,8 +23,12 @@ export class SlotTable implements Bm25SearchState {
   entries: Array<IndexedChunk | undefined> = [];
   sessionOf: Int32Array = new Int32Array(64);
   createdAt: Float64Array = new Float64Array(64);
-  norms: Float64Array = new Float64Array(64);
+  lengths: Float64Array = new Float64Array(64);
+  normBase = 0;
+  normPerLength = 0;
   minNorm = 0;
+  /** At most the shortest live document's length (removals never raise it: a safe bound). */
+  #minLength = Number.POSITIVE_INFINITY;
   scores: Float64Array = new Float64Array(64);
   stamps: Uint32Array = new Uint32Array(64);
   touched: Int32Array = new Int32Array(64);
@@ -46,6 +50,8 @@ export class SlotTable implements Bm25SearchState {
     this.entries.push(entry);
     this.sessionOf[slot] = entry.session;
     this.createdAt[slot] = createdAt;
+    this.lengths[slot] = entry.length;
+    if (entry.length < this.#minLength) this.#minLength = entry.length;
     this.#totalLength += entry.length;
     this.size++;
     this.#normsValid = false;
@@ -69,6 +75,7 @@ export class SlotTable implements Bm25SearchState {
       map[slot] = live.length;
       this.sessionOf[live.length] = this.sessionOf[slot] as number;
       this.createdAt[live.length] = this.createdAt[slot] as number;
+      this.lengths[live.length] = this.lengths[slot] as number;
       entry.slot = live.length;
       live.push(entry);
     });
@@ -77,19 +84,16 @@ export class SlotTable implements Bm25SearchState {
     return map;
   }
 
-  /** Brings the BM25 length norms up to date with the current average length. */
+  /**
+   * Brings the BM25 norm parameters up to date with the current average length: O(1), so a
+   * search after every add costs nothing extra (norms are computed per scored document).
+   */
   refreshNorms(): void {
     if (this.#normsValid) return;
-    const perLength = (BM25_K1 * BM25_B * this.size) / Math.max(this.#totalLength, 1);
-    const base = BM25_K1 * (1 - BM25_B);
-    let minNorm = Number.POSITIVE_INFINITY;
-    this.entries.forEach((entry, slot) => {
-      if (entry === undefined) return;
-      const norm = base + perLength * entry.length;
-      this.norms[slot] = norm;
-      if (norm < minNorm) minNorm = norm;
-    });
-    this.minNorm = minNorm;
+    this.normPerLength = (BM25_K1 * BM25_B * this.size) / Math.max(this.#totalLength, 1);
+    this.normBase = BM25_K1 * (1 - BM25_B);
+    const minLength = Number.isFinite(this.#minLength) ? this.#minLength : 0;
+    this.minNorm = this.normBase + this.normPerLength * minLength;
     this.#normsValid = true;
   }
 
@@ -122,7 +126,9 @@ export class SlotTable implements Bm25SearchState {
     const stamps = new Uint32Array(capacity);
     stamps.set(this.stamps);
     this.stamps = stamps;
-    this.norms = new Float64Array(capacity);
+    const lengths = new Float64Array(capacity);
+    lengths.set(this.lengths);
+    this.lengths = lengths;
     this.scores = new Float64Array(capacity);
     this.touched = new Int32Array(capacity);
     this.#normsValid = false;
