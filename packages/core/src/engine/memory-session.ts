@@ -124,6 +124,7 @@ export function createSession(
   const retrieval = knowledgeTargets(ctx).find(
     (t) => t.config.knowledge_base?.search_mode === 'always',
   )?.config.knowledge_base;
+  const retrieving = retrieval !== undefined && ctx.knowledgeBase !== undefined;
   const knowledgeShare = retrieval?.knowledge_share ?? 0;
   const topK = retrieval?.top_k ?? 0;
   const indexing = knowledgeTargets(ctx).length > 0;
@@ -264,6 +265,15 @@ export function createSession(
       const next = countNext(ctx, options.next);
       await ensureLoaded();
       const interactions = withNext(state.log.interactions, next);
+      if (!retrieving) {
+        const plain = select(undefined, interactions);
+        return {
+          messages: selectionMessages(plain),
+          tokenCount: plain.tokenCount,
+          truncated: plain.truncated,
+          knowledge: [],
+        };
+      }
       const query = recallQuery(interactions);
       const room = knowledgeRoom(
         ctx,
@@ -280,7 +290,10 @@ export function createSession(
       if (found === undefined) {
         try {
           // Hits on interactions the window claims are dropped as repeats: ask for that many more.
-          const shown = interactions.filter((i) => room.shown.has(i.messages[0]!.id)).length;
+          let shown = 0;
+          for (let i = interactions.length - 1; i >= 0; i--, shown++) {
+            if (!room.shown.has(interactions[i]!.messages[0]!.id)) break;
+          }
           found = await searchKnowledge(ctx, id, query, shown);
         } catch (error) {
           ctx.events.emit('knowledge:error', { sessionId: id, operation: 'search', error });
@@ -298,7 +311,9 @@ export function createSession(
       // The window may have grown into room knowledge left unused: repeat nothing it now shows
       // (dropping hits only frees room, so the window keeps all it had).
       const shown = new Set(room.shown);
-      for (const i of selection.interactions) for (const m of i.messages) shown.add(m.id);
+      if (knowledge.hits.length > 0) {
+        for (const i of selection.interactions) for (const m of i.messages) shown.add(m.id);
+      }
       if (knowledge.hits.some((h) => isRepeat(h, shown))) {
         knowledge = knowledgeMessage(ctx, knowledge.hits, { ...room, shown });
         selection = select(knowledge.message, interactions);
