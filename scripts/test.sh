@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The whole test suite, as CI runs it: set-up, typecheck, lint, tests, build (publint + attw).
+# The whole test suite, as CI runs it: set-up, lint (format, rules, import cycles), typecheck,
+# tests, build (publint + attw).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/bootstrap.sh
@@ -8,6 +9,8 @@ export TURBO_TELEMETRY_DISABLED=1
 log=$(mktemp)
 status=0
 pnpm exec biome ci . || status=$?
+# No import cycles anywhere, type-only imports included.
+if [[ $status -eq 0 ]]; then pnpm run --silent cycles || status=$?; fi
 if [[ $status -eq 0 ]]; then
   pnpm exec turbo run typecheck test build --concurrency=1 --output-logs=full 2>&1 | tee "$log" || status=$?
 fi

@@ -1,6 +1,7 @@
 import type { SummarizerStrategyConfig } from '../config/profile-schema.ts';
 import { MemError } from '../errors/mem-error.ts';
 import type { CountedMessage } from '../model/message.ts';
+import { SUMMARY_HEADER, summaryBody } from '../model/summary-message.ts';
 import type { SummaryRecord } from '../store/store-spec.ts';
 import { MIN_EXTRACTIVE_SUMMARY_TOKENS } from '../summarize/extractive-summarizer.ts';
 import { runSummarizer } from '../summarize/run-summarizer.ts';
@@ -157,15 +158,6 @@ function summaryTextCap(ctx: EngineContext): number {
 const SUMMARY_SHARE = 1 / 2;
 /** The same when knowledge is retrieved into every context. */
 const SUMMARY_SHARE_WITH_RETRIEVAL = 1 / 8;
-
-/** First line of every summary message; the summary text follows. */
-export const SUMMARY_HEADER = 'Summary of the earlier conversation';
-
-/** A summary message's text without its header line. */
-export function summaryBody(message: CountedMessage): string {
-  const text = typeof message.content === 'string' ? message.content : '';
-  return text.startsWith(SUMMARY_HEADER) ? text.slice(text.indexOf('\n') + 1) : text;
-}
 
 function timeRange(plan: PrefixPlan): { start: number; end: number } {
   let start = Number.POSITIVE_INFINITY;

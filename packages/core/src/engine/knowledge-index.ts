@@ -4,8 +4,8 @@ import { splitTextSpans } from '../knowledge/text-splitter.ts';
 import type { Interaction } from '../model/interaction.ts';
 import { groupInteractions } from '../model/interaction-log.ts';
 import { type CountedMessage, isSummaryMessage } from '../model/message.ts';
+import { summaryBody } from '../model/summary-message.ts';
 import type { StoredMessage } from '../store/store-spec.ts';
-import { summaryBody } from './compact-session.ts';
 import type { EngineContext } from './engine-context.ts';
 import { type ChunkSplit, turnChunks } from './turn-chunks.ts';
 

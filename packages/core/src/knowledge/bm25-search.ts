@@ -1,47 +1,14 @@
+import { BM25_K1, type Bm25SearchState, type TermList } from './bm25-state.ts';
 import { finishCandidates, RECHECK } from './finish-candidates.ts';
-import type { Posting } from './postings.ts';
 import { kthScore, selectTopK } from './select-top-k.ts';
 
-/** BM25 term-frequency saturation. */
-export const BM25_K1 = 1.2;
-/** BM25 length normalization. */
-export const BM25_B = 0.75;
+export type { Bm25SearchState, TermList } from './bm25-state.ts';
+export { BM25_B, BM25_K1 } from './bm25-state.ts';
+
 // Float slack on upper bounds, so rounding can never prune a document that could still tie.
 const SLACK = 1 + 1e-9;
 /** Most query terms a search scores: the `MAX_QUERY_TERMS` with the highest bound (rarest). */
 export const MAX_QUERY_TERMS = 8;
-
-/** What a search reads from an index; scratch arrays are reused across searches. */
-export interface Bm25SearchState {
-  readonly postings: ReadonlyMap<string, Posting>;
-  /** Number of indexed documents. */
-  readonly size: number;
-  /** Per slot: the document length (terms, repeats included). */
-  readonly lengths: Float64Array;
-  /** A document's norm `k1 · (1 - b + b · length / averageLength)` is `normBase + normPerLength · length`. */
-  readonly normBase: number;
-  readonly normPerLength: number;
-  /** At most the smallest norm of any document (a bound, for pruning). */
-  readonly minNorm: number;
-  /** Per slot: the session number (1, 2, ...). */
-  readonly sessionOf: Int32Array;
-  /** Scratch, per slot: accumulated score, valid where `stamps[slot]` is this search's. */
-  readonly scores: Float64Array;
-  readonly stamps: Uint32Array;
-  readonly touched: Int32Array;
-  /** A stamp no slot carries yet. */
-  nextStamp(): number;
-  /** Order of documents with equal scores (strict, total): newer first, then smaller id. */
-  tieBreak(a: number, b: number): boolean;
-}
-
-export interface TermList {
-  posting: Posting;
-  /** idf · (k1 + 1). */
-  weight: number;
-  /** Most this term can add to a score: `weight · maxTf / (maxTf + minNorm)`. */
-  bound: number;
-}
 
 /** Lucene's BM25 idf: never negative, even for a term in every document. */
 export function bm25Idf(documents: number, frequency: number): number {

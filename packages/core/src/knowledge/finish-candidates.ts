@@ -1,4 +1,4 @@
-import type { Bm25SearchState, TermList } from './bm25-search.ts';
+import type { Bm25SearchState, TermList } from './bm25-state.ts';
 import { seekPosting } from './postings.ts';
 import { kthScore } from './select-top-k.ts';
 

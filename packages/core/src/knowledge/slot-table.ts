@@ -1,4 +1,4 @@
-import { BM25_B, BM25_K1, type Bm25SearchState } from './bm25-search.ts';
+import { BM25_B, BM25_K1, type Bm25SearchState } from './bm25-state.ts';
 import type { KnowledgeChunk } from './knowledge-base-spec.ts';
 import type { Posting } from './postings.ts';
 

@@ -1,5 +1,5 @@
-import { summaryBody } from '../../engine/compact-session.ts';
 import { type CountedMessage, isSummaryMessage, messageText } from '../../model/message.ts';
+import { summaryBody } from '../../model/summary-message.ts';
 
 export const SUMMARIES_HEADING = '=== Previous Conversation Summaries ===';
 export const RECENT_HEADING = '=== Recent Conversation ===';

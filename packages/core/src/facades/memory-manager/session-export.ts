@@ -1,4 +1,4 @@
-import { summaryBody } from '../../engine/compact-session.ts';
+import { summaryBody } from '../../model/summary-message.ts';
 import type { SessionSnapshot, StoredMessage, SummaryRecord } from '../../store/store-spec.ts';
 import { toEntry } from './entry-mapping.ts';
 import type { MemorySessionState, MemoryStats, MemorySummary } from './memory-entry.ts';

@@ -1,10 +1,10 @@
-import { summaryBody } from '../../engine/compact-session.ts';
 import {
   type CountedMessage,
   isSummaryMessage,
   type Message,
   messageText,
 } from '../../model/message.ts';
+import { summaryBody } from '../../model/summary-message.ts';
 
 const LABELS: Record<Message['role'], string> = {
   system: 'System',
