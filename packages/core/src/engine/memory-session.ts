@@ -1,27 +1,23 @@
 import { summarizerStrategySchema } from '../config/profile-schema.ts';
-import type { KnowledgeHit } from '../knowledge/knowledge-base-spec.ts';
-import type { Interaction } from '../model/interaction.ts';
-import { type CountedMessage, isSummaryMessage } from '../model/message.ts';
+import { isSummaryMessage } from '../model/message.ts';
 import type { StoredMessage, SummaryRecord } from '../store/store-spec.ts';
 import type { ShortTermStrategy } from '../strategies/short-term/short-term-strategy.ts';
-import { selectionMessages, selectWindow } from '../strategies/short-term/short-term-strategy.ts';
 import { withTokenCount } from '../tokens/token-counter.ts';
+import {
+  type ContextOptions,
+  createContextAssembler,
+  type MemoryContext,
+} from './assemble-context.ts';
 import { compactSession } from './compact-session.ts';
 import type { EngineContext } from './engine-context.ts';
-import { conditionErrorReporter } from './engine-events.ts';
-import { eraseSession } from './erase-session.ts';
-import {
-  forgetInKnowledgeBase,
-  indexInteractions,
-  knowledgeTargets,
-  searchKnowledge,
-} from './knowledge-index.ts';
-import { isRepeat, knowledgeMessage, knowledgeRoom } from './knowledge-message.ts';
+import { forgetInKnowledgeBase } from './knowledge-index.ts';
+import { createLongTermRuns } from './long-term-runs.ts';
 import { type MessageInput, messageFromInput } from './message-input.ts';
-import { countNext, withNext } from './next-messages.ts';
-import { recallQuery } from './recall-query.ts';
 import type { SessionState } from './session-state.ts';
-import { type AppendedFacts, appendedFacts, TriggerCounter } from './triggers.ts';
+import { appendedFacts } from './triggers.ts';
+import { createTurnIndexing } from './turn-indexing.ts';
+
+export type { ContextOptions, MemoryContext };
 
 const defaultSummarizerConfig = summarizerStrategySchema.parse({
   long_term_memory_id: 'summarizer',
@@ -52,23 +48,6 @@ export interface SummarizeNowOptions {
   targetTokens?: number;
 }
 
-export interface ContextOptions {
-  /** Messages to end the context with, not stored: checked and counted like `append`'s. */
-  next?: MessageInput | MessageInput[];
-}
-
-/** What to send to the LLM next, and why. */
-export interface MemoryContext {
-  /** System prompts, the summary, retrieved knowledge, then the window; a valid prompt. */
-  messages: CountedMessage[];
-  /** Prompt tokens of `messages` plus reply priming. */
-  tokenCount: number;
-  /** The newest interaction was cut to fit the budget. */
-  truncated: boolean;
-  /** Knowledge-base chunks included, best first. */
-  knowledge: KnowledgeHit[];
-}
-
 export interface MemorySession {
   readonly id: string;
   /** Counts the messages once, stores them, then checks the long-term triggers (in the background). */
@@ -95,7 +74,7 @@ export interface MemorySession {
    * 0). Waits for runs in flight first. Resolves true when a summary was committed.
    */
   summarizeNow(options?: SummarizeNowOptions): Promise<boolean>;
-  /** Waits for long-term runs in flight. */
+  /** Waits for long-term runs and background indexing in flight. */
   idle(): Promise<void>;
   clear(): Promise<boolean>;
 }
@@ -106,120 +85,15 @@ export function createSession(
   shortTerm: readonly ShortTermStrategy[],
 ): MemorySession {
   const id = state.id;
-  const triggers = ctx.profile.longTerm.map(
-    (e) =>
-      new TriggerCounter(
-        e.config,
-        e.interactionConditions,
-        conditionErrorReporter(ctx.events, id, 'trigger'),
-      ),
-  );
   const collections = ctx.profile.longTerm.flatMap((e) =>
     e.config.long_term_memory_id === 'summarizer' && e.config.knowledge_base !== null
       ? [e.config.knowledge_base.collection_id]
       : [],
   );
-
   const ensureLoaded = () => state.sync(ctx.store);
-  const retrieval = knowledgeTargets(ctx).find(
-    (t) => t.config.knowledge_base?.search_mode === 'always',
-  )?.config.knowledge_base;
-  const retrieving = retrieval !== undefined && ctx.knowledgeBase !== undefined;
-  const knowledgeShare = retrieval?.knowledge_share ?? 0;
-  const topK = retrieval?.top_k ?? 0;
-  const indexing = knowledgeTargets(ctx).length > 0;
-  const indexFinished = async (): Promise<void> => {
-    const todo = state.unindexed();
-    if (todo.interactions.length === 0) return;
-    try {
-      await indexInteractions(ctx, id, todo.interactions, todo.before);
-      const seq = todo.interactions.at(-1)!.messages.at(-1)!.seq;
-      state.indexedSeq = Math.max(state.indexedSeq ?? 0, seq);
-    } catch (error) {
-      ctx.events.emit('knowledge:error', { sessionId: id, operation: 'index', error });
-    }
-  };
-  /**
-   * Indexing runs one at a time, each on the state as it is when it starts, once the caller's
-   * own work has yielded to the event loop (typically while it waits for the LLM).
-   */
-  const queueIndexing = (): void => {
-    const run = (state.indexing ?? Promise.resolve()).then(afterCurrentWork).then(indexFinished);
-    state.indexing = run;
-    void run.finally(() => {
-      if (state.indexing === run) state.indexing = undefined;
-    });
-  };
-  const select = (knowledge: CountedMessage | undefined, interactions: readonly Interaction[]) =>
-    selectWindow(
-      {
-        system: knowledge === undefined ? state.log.system : [...state.log.system, knowledge],
-        interactions,
-      },
-      shortTerm,
-      ctx.counter.replyPrimingTokens,
-    );
-
-  const due = (facts: AppendedFacts | undefined, force: boolean): Map<number, boolean> => {
-    const out = new Map<number, boolean>();
-    triggers.forEach((trigger, i) => {
-      const reasons = force
-        ? ['forced']
-        : trigger.reasons(state.log.interactions, state.epoch, state.lastInputTokens, facts);
-      if (reasons.length === 0) return;
-      ctx.events.emit('triggered', {
-        sessionId: id,
-        strategy: trigger.config.long_term_memory_id,
-        strategyIndex: i,
-        reasons,
-      });
-      // Tool and forced triggers are events: they hold even if the counts drop meanwhile.
-      out.set(i, force || reasons.some((r) => r.startsWith('on_tools_')));
-    });
-    return out;
-  };
-
-  /** Strategy index -> whether it runs unconditionally (else its trigger is re-checked). */
-  const pending = new Map<number, boolean>();
-  const stillDue = (i: number): boolean =>
-    pending.get(i) === true ||
-    triggers[i]!.reasons(state.log.interactions, state.epoch, state.lastInputTokens, undefined)
-      .length > 0;
-  const schedule = (indexes: Map<number, boolean>): Promise<void> => {
-    for (const [i, always] of indexes) pending.set(i, always || pending.get(i) === true);
-    if (pending.size === 0) return state.running ?? Promise.resolve();
-    if (state.running !== undefined) {
-      state.rerun = true;
-      return state.running;
-    }
-    const run = async () => {
-      do {
-        state.rerun = false;
-        for (const i of [...pending.keys()].sort((a, b) => a - b)) {
-          const entry = ctx.profile.longTerm[i]!.config;
-          try {
-            await state.sync(ctx.store);
-            // Queued while another run went on: run only if the trigger still holds.
-            const go = stillDue(i);
-            pending.delete(i);
-            if (!go) continue;
-            const changed =
-              entry.long_term_memory_id === 'summarizer'
-                ? await compactSession(ctx, state, entry)
-                : await eraseSession(ctx, state, entry, collections, i);
-            if (changed) state.lastInputTokens = undefined;
-          } catch (error) {
-            pending.delete(i);
-            ctx.events.emit('compaction:error', { sessionId: id, error });
-          }
-        }
-      } while (state.rerun && pending.size > 0);
-    };
-    state.running = run().finally(() => {
-      state.running = undefined;
-    });
-    return state.running;
-  };
+  const { due, schedule } = createLongTermRuns(ctx, state, collections);
+  const indexing = createTurnIndexing(ctx, state);
+  const context = createContextAssembler(ctx, state, shortTerm);
 
   return {
     id,
@@ -251,7 +125,7 @@ export function createSession(
       if (options.usage !== undefined) state.lastInputTokens = options.usage.inputTokens;
       // A user message finishes the interaction before it: it is indexed in the background
       // (it is the newest before this one, so the window shows it meanwhile).
-      if (indexing && counted.some((m) => m.role === 'user')) queueIndexing();
+      if (indexing.enabled && counted.some((m) => m.role === 'user')) indexing.queue();
       ctx.events.emit('appended', {
         sessionId: id,
         messageIds: counted.map((m) => m.id),
@@ -261,70 +135,7 @@ export function createSession(
       return Object.assign(stored, { duplicate: false });
     },
 
-    async context(options = {}) {
-      const next = countNext(ctx, options.next);
-      await ensureLoaded();
-      const interactions = withNext(state.log.interactions, next);
-      if (!retrieving) {
-        const plain = select(undefined, interactions);
-        return {
-          messages: selectionMessages(plain),
-          tokenCount: plain.tokenCount,
-          truncated: plain.truncated,
-          knowledge: [],
-        };
-      }
-      const query = recallQuery(interactions);
-      const room = knowledgeRoom(
-        ctx,
-        state.log.system,
-        interactions,
-        shortTerm.length > 0 ? ctx.profile.shortTerm : [],
-        knowledgeShare,
-        topK,
-      );
-      const key =
-        query === undefined ? undefined : `${interactions.at(-1)?.messages[0]?.id}\n${query}`;
-      let found =
-        key !== undefined && state.knowledge?.key === key ? state.knowledge.found : undefined;
-      if (found === undefined) {
-        try {
-          // Hits on interactions the window claims are dropped as repeats: ask for that many more.
-          let shown = 0;
-          for (let i = interactions.length - 1; i >= 0; i--, shown++) {
-            if (!room.shown.has(interactions[i]!.messages[0]!.id)) break;
-          }
-          found = await searchKnowledge(ctx, id, query, shown);
-        } catch (error) {
-          ctx.events.emit('knowledge:error', { sessionId: id, operation: 'search', error });
-          found = [];
-        }
-        // Only the stored conversation's search is kept: `next` messages change every call.
-        if (next.length === 0) state.knowledge = key === undefined ? undefined : { key, found };
-      }
-      let knowledge = knowledgeMessage(
-        ctx,
-        found.flatMap((f) => f.hits),
-        room,
-      );
-      let selection = select(knowledge.message, interactions);
-      // The window may have grown into room knowledge left unused: repeat nothing it now shows
-      // (dropping hits only frees room, so the window keeps all it had).
-      const shown = new Set(room.shown);
-      if (knowledge.hits.length > 0) {
-        for (const i of selection.interactions) for (const m of i.messages) shown.add(m.id);
-      }
-      if (knowledge.hits.some((h) => isRepeat(h, shown))) {
-        knowledge = knowledgeMessage(ctx, knowledge.hits, { ...room, shown });
-        selection = select(knowledge.message, interactions);
-      }
-      return {
-        messages: selectionMessages(selection),
-        tokenCount: selection.tokenCount,
-        truncated: selection.truncated,
-        knowledge: knowledge.hits,
-      };
-    },
+    context,
 
     async messages() {
       await ensureLoaded();
@@ -396,10 +207,3 @@ export function createSession(
     },
   };
 }
-
-/** Resolves on a later turn of the event loop, after the current chain of promises. */
-const afterCurrentWork = (): Promise<void> =>
-  new Promise((resolve) => {
-    if (typeof setImmediate === 'function') setImmediate(resolve);
-    else setTimeout(resolve, 0);
-  });

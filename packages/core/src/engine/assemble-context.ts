@@ -1,0 +1,121 @@
+import type { KnowledgeHit } from '../knowledge/knowledge-base-spec.ts';
+import type { Interaction } from '../model/interaction.ts';
+import type { CountedMessage } from '../model/message.ts';
+import type { ShortTermStrategy } from '../strategies/short-term/short-term-strategy.ts';
+import { selectionMessages, selectWindow } from '../strategies/short-term/short-term-strategy.ts';
+import type { EngineContext } from './engine-context.ts';
+import { knowledgeTargets, searchKnowledge } from './knowledge-index.ts';
+import { isRepeat, knowledgeMessage, knowledgeRoom } from './knowledge-message.ts';
+import type { MessageInput } from './message-input.ts';
+import { countNext, withNext } from './next-messages.ts';
+import { recallQuery } from './recall-query.ts';
+import type { SessionState } from './session-state.ts';
+
+export interface ContextOptions {
+  /** Messages to end the context with, not stored: checked and counted like `append`'s. */
+  next?: MessageInput | MessageInput[];
+}
+
+/** What to send to the LLM next, and why. */
+export interface MemoryContext {
+  /** System prompts, the summary, retrieved knowledge, then the window; a valid prompt. */
+  messages: CountedMessage[];
+  /** Prompt tokens of `messages` plus reply priming. */
+  tokenCount: number;
+  /** The newest interaction was cut to fit the budget. */
+  truncated: boolean;
+  /** Knowledge-base chunks included, best first. */
+  knowledge: KnowledgeHit[];
+}
+
+/**
+ * Builds a session's context: the short-term window over the stored conversation (plus `next`),
+ * with retrieved knowledge in its share of the budget (see `knowledgeRoom`).
+ */
+export function createContextAssembler(
+  ctx: EngineContext,
+  state: SessionState,
+  shortTerm: readonly ShortTermStrategy[],
+): (options?: ContextOptions) => Promise<MemoryContext> {
+  const id = state.id;
+  const retrieval = knowledgeTargets(ctx).find(
+    (t) => t.config.knowledge_base?.search_mode === 'always',
+  )?.config.knowledge_base;
+  const retrieving = retrieval !== undefined && ctx.knowledgeBase !== undefined;
+  const knowledgeShare = retrieval?.knowledge_share ?? 0;
+  const topK = retrieval?.top_k ?? 0;
+  const select = (knowledge: CountedMessage | undefined, interactions: readonly Interaction[]) =>
+    selectWindow(
+      {
+        system: knowledge === undefined ? state.log.system : [...state.log.system, knowledge],
+        interactions,
+      },
+      shortTerm,
+      ctx.counter.replyPrimingTokens,
+    );
+
+  return async (options: ContextOptions = {}): Promise<MemoryContext> => {
+    const next = countNext(ctx, options.next);
+    await state.sync(ctx.store);
+    const interactions = withNext(state.log.interactions, next);
+    if (!retrieving) {
+      const plain = select(undefined, interactions);
+      return {
+        messages: selectionMessages(plain),
+        tokenCount: plain.tokenCount,
+        truncated: plain.truncated,
+        knowledge: [],
+      };
+    }
+    const query = recallQuery(interactions);
+    const room = knowledgeRoom(
+      ctx,
+      state.log.system,
+      interactions,
+      shortTerm.length > 0 ? ctx.profile.shortTerm : [],
+      knowledgeShare,
+      topK,
+    );
+    const key =
+      query === undefined ? undefined : `${interactions.at(-1)?.messages[0]?.id}\n${query}`;
+    let found =
+      key !== undefined && state.knowledge?.key === key ? state.knowledge.found : undefined;
+    if (found === undefined) {
+      try {
+        // Hits on interactions the window claims are dropped as repeats: ask for that many more.
+        let shown = 0;
+        for (let i = interactions.length - 1; i >= 0; i--, shown++) {
+          if (!room.shown.has(interactions[i]!.messages[0]!.id)) break;
+        }
+        found = await searchKnowledge(ctx, id, query, shown);
+      } catch (error) {
+        ctx.events.emit('knowledge:error', { sessionId: id, operation: 'search', error });
+        found = [];
+      }
+      // Only the stored conversation's search is kept: `next` messages change every call.
+      if (next.length === 0) state.knowledge = key === undefined ? undefined : { key, found };
+    }
+    let knowledge = knowledgeMessage(
+      ctx,
+      found.flatMap((f) => f.hits),
+      room,
+    );
+    let selection = select(knowledge.message, interactions);
+    // The window may have grown into room knowledge left unused: repeat nothing it now shows
+    // (dropping hits only frees room, so the window keeps all it had).
+    const shown = new Set(room.shown);
+    if (knowledge.hits.length > 0) {
+      for (const i of selection.interactions) for (const m of i.messages) shown.add(m.id);
+    }
+    if (knowledge.hits.some((h) => isRepeat(h, shown))) {
+      knowledge = knowledgeMessage(ctx, knowledge.hits, { ...room, shown });
+      selection = select(knowledge.message, interactions);
+    }
+    return {
+      messages: selectionMessages(selection),
+      tokenCount: selection.tokenCount,
+      truncated: selection.truncated,
+      knowledge: knowledge.hits,
+    };
+  };
+}
