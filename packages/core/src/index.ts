@@ -261,6 +261,7 @@ export {
   assertValidNamespace,
   assertValidSessionId,
   MAX_SESSION_ID_LENGTH,
+  namespaceOption,
 } from './store/validate-ids.ts';
 export {
   conditionFilter,

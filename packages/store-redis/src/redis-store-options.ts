@@ -1,4 +1,4 @@
-import { assertValidNamespace, type ConfigIssue, MemConfigError, MemError } from '@mem/core';
+import { type ConfigIssue, MemConfigError, namespaceOption } from '@mem/core';
 import type { Cluster, ClusterNode, Redis } from 'ioredis';
 
 /** Where the store's data lives: one of these. */
@@ -64,16 +64,7 @@ export function checkRedisStoreOptions(options: RedisStoreOptions): CheckedRedis
       message: 'use 1-64 letters, digits, "_", "-" or ".", starting with a letter or digit',
     });
   }
-  const namespace = options.namespace ?? 'default';
-  try {
-    assertValidNamespace(namespace);
-  } catch (error) {
-    if (!MemError.isInstance(error)) throw error;
-    issues.push({
-      path: 'namespace',
-      message: 'use 1-64 letters, digits, "_" or "-", starting with a letter or digit',
-    });
-  }
+  const namespace = namespaceOption(options.namespace, issues);
   const { ttlMs, now, commandTimeoutMs } = options;
   if (ttlMs !== undefined && !(Number.isInteger(ttlMs) && ttlMs > 0)) {
     issues.push({ path: 'ttlMs', message: 'expected a positive integer number of milliseconds' });

@@ -1,4 +1,4 @@
-import { assertValidNamespace, type ConfigIssue, MemConfigError, MemError } from '@mem/core';
+import { type ConfigIssue, MemConfigError, namespaceOption } from '@mem/core';
 import type { Database } from 'better-sqlite3';
 
 /** `synchronous` PRAGMA: `NORMAL` survives a process crash in WAL mode, `FULL` also power loss. */
@@ -58,16 +58,7 @@ export function checkSqliteStoreOptions(
   const given = (options ?? {}) as Partial<Record<keyof SqliteStorePathOptions, unknown>> & {
     database?: unknown;
   };
-  const namespace = given.namespace ?? 'default';
-  try {
-    assertValidNamespace(namespace);
-  } catch (error) {
-    if (!MemError.isInstance(error)) throw error;
-    issues.push({
-      path: 'namespace',
-      message: 'use 1-64 letters, digits, "_" or "-", starting with a letter or digit',
-    });
-  }
+  const namespace = namespaceOption(given.namespace, issues);
   const { path, database, ttlMs, busyTimeoutMs, synchronous, readonly, now } = given;
   if ((path === undefined) === (database === undefined)) {
     issues.push({ path: 'path', message: 'pass exactly one of `path` or `database`' });

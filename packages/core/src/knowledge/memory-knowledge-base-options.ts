@@ -1,6 +1,5 @@
 import { type ConfigIssue, MemConfigError } from '../errors/errors.ts';
-import { MemError } from '../errors/mem-error.ts';
-import { assertValidNamespace } from '../store/validate-ids.ts';
+import { namespaceOption } from '../store/validate-ids.ts';
 import {
   type CheckedRetrievalOptions,
   checkRetrievalOptions,
@@ -17,16 +16,7 @@ export function checkMemoryKnowledgeBaseOptions(
   options: MemoryKnowledgeBaseOptions,
 ): CheckedRetrievalOptions & { namespace: string } {
   const issues: ConfigIssue[] = [];
-  const namespace = options.namespace ?? 'default';
-  try {
-    assertValidNamespace(namespace);
-  } catch (error) {
-    if (!MemError.isInstance(error)) throw error;
-    issues.push({
-      path: 'namespace',
-      message: 'use 1-64 letters, digits, "_" or "-", starting with a letter or digit',
-    });
-  }
+  const namespace = namespaceOption(options.namespace, issues);
   const retrieval = checkRetrievalOptions(options, issues);
   if (issues.length > 0) {
     throw new MemConfigError(issues, { source: 'createMemoryKnowledgeBase options' });

@@ -1,7 +1,6 @@
 import { type ConfigIssue, MemConfigError } from '../errors/errors.ts';
-import { MemError } from '../errors/mem-error.ts';
 import { createMemoryBackend, isMemoryBackend, type MemoryBackend } from './memory-backend.ts';
-import { assertValidNamespace } from './validate-ids.ts';
+import { namespaceOption } from './validate-ids.ts';
 
 export interface MemoryStoreOptions {
   /** The tenant this store is bound to: 1-64 letters, digits, `_` or `-`. Default `'default'`. */
@@ -17,16 +16,7 @@ export interface MemoryStoreOptions {
 /** Options with defaults applied. @throws MemConfigError listing every bad option. */
 export function checkMemoryStoreOptions(options: MemoryStoreOptions) {
   const issues: ConfigIssue[] = [];
-  const namespace = options.namespace ?? 'default';
-  try {
-    assertValidNamespace(namespace);
-  } catch (error) {
-    if (!MemError.isInstance(error)) throw error;
-    issues.push({
-      path: 'namespace',
-      message: 'use 1-64 letters, digits, "_" or "-", starting with a letter or digit',
-    });
-  }
+  const namespace = namespaceOption(options.namespace, issues);
   const { ttlMs, backend, now } = options;
   if (ttlMs !== undefined && !(typeof ttlMs === 'number' && Number.isFinite(ttlMs) && ttlMs > 0)) {
     issues.push({ path: 'ttlMs', message: 'expected a positive number of milliseconds' });

@@ -1,4 +1,4 @@
-import { MemValidationError } from '../errors/errors.ts';
+import { type ConfigIssue, MemValidationError } from '../errors/errors.ts';
 
 /** Longest accepted session id, in UTF-16 code units. */
 export const MAX_SESSION_ID_LENGTH = 512;
@@ -35,6 +35,17 @@ export function assertValidSessionId(
 }
 
 /** Namespaces (tenants) are short identifiers: letters, digits, `_` and `-`, at most 64. */
+/** A `namespace` option with its default (`'default'`), or the issue to report for it. */
+export function namespaceOption(namespace: unknown, issues: ConfigIssue[]): string {
+  const value = namespace ?? 'default';
+  if (typeof value !== 'string' || !NAMESPACE.test(value)) {
+    issues.push({ path: 'namespace', message: NAMESPACE_RULE });
+  }
+  return value as string;
+}
+
+const NAMESPACE_RULE = 'use 1-64 letters, digits, "_" or "-", starting with a letter or digit';
+
 export function assertValidNamespace(
   namespace: unknown,
   field = 'namespace',
@@ -42,7 +53,7 @@ export function assertValidNamespace(
   if (typeof namespace !== 'string' || !NAMESPACE.test(namespace)) {
     throw new MemValidationError(
       field,
-      `[mem/store] invalid ${field} ${JSON.stringify(namespace)}: use 1-64 letters, digits, "_" or "-", starting with a letter or digit`,
+      `[mem/store] invalid ${field} ${JSON.stringify(namespace)}: ${NAMESPACE_RULE}`,
     );
   }
 }
