@@ -1,3 +1,9 @@
 import { memPackageConfig } from '../../tsdown.base.ts';
 
-export default memPackageConfig(['src/index.ts', 'src/testing.ts']);
+export default memPackageConfig([
+  'src/index.ts',
+  'src/backend.ts',
+  'src/strategies.ts',
+  'src/summarize.ts',
+  'src/testing.ts',
+]);

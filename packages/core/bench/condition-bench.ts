@@ -1,9 +1,9 @@
+import { printTable } from '@mem/bench-kit';
 import { compileCondition } from '../src/conditions/compile-condition.ts';
 import { COST_LIMITS, costOn } from '../src/conditions/condition-budget.ts';
 import { messageVars } from '../src/conditions/condition-vars.ts';
 import { MemError } from '../src/errors/mem-error.ts';
 import type { CountedMessage } from '../src/model/message.ts';
-import { printTable } from '../src/testing.ts';
 
 /**
  * Worst-case condition evaluation (after a JIT warm-up on small inputs): each condition runs on a 1 MB message (prose and `aaaa…`)

@@ -1,8 +1,8 @@
+import { now, type BenchSummary as Summary, summarizeSamples } from '@mem/bench-kit';
 import { createMemoryEngine, type MemoryEngine } from '../src/engine/memory-engine.ts';
 import type { Message } from '../src/model/message.ts';
 import { extractiveSummary } from '../src/summarize/extractive-summarizer.ts';
 import { generateConversation } from '../src/testing/generate-conversation.ts';
-import { now, type BenchSummary as Summary, summarize } from '../src/testing.ts';
 import { createTokenCounter } from '../src/tokens/token-counter.ts';
 
 const window = { memory_strategy_id: 'max_tokens', memory_max_tokens: 4000 };
@@ -81,7 +81,7 @@ class EngineRun {
     return {
       profile: this.profile,
       interactions: history,
-      perTurn: summarize(this.samples),
+      perTurn: summarizeSamples(this.samples),
       compactions: this.compactions,
     };
   }
@@ -146,5 +146,5 @@ export function benchExtractive(runs: number): ExtractiveResult {
     extractiveSummary(messages, { targetTokens: 2000, counter });
     samples.push(Number(now() - t0));
   }
-  return { historyTokens, medianMs: summarize(samples).medianUs / 1e3 };
+  return { historyTokens, medianMs: summarizeSamples(samples).medianUs / 1e3 };
 }

@@ -6,9 +6,9 @@ import {
   ToolMessage,
   trimMessages,
 } from '@langchain/core/messages';
+import { now, type BenchSummary as Summary, summarizeSamples } from '@mem/bench-kit';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import type { Message } from '../src/model/message.ts';
-import { now, type BenchSummary as Summary, summarize } from '../src/testing.ts';
 import { BUDGET, conversationFor } from './window-bench.ts';
 
 const PLAIN = { disallowedSpecial: new Set<string>() };
@@ -95,6 +95,6 @@ export async function benchTrim(
   return {
     interactions: history,
     counter: memoized ? 'memoized' : 'plain',
-    perCall: summarize(samples),
+    perCall: summarizeSamples(samples),
   };
 }

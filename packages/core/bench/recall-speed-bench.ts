@@ -1,6 +1,6 @@
-import { createMemoryKnowledgeBase } from '../src/knowledge/memory-knowledge-base.ts';
+import { fmtUs, printTable, summarizeSamples } from '@mem/bench-kit';
+import { createInMemoryKnowledgeBase } from '../src/knowledge/in-memory-knowledge-base.ts';
 import { measureRecallContext } from '../src/testing/measure-recall-context.ts';
-import { fmtUs, printTable } from '../src/testing.ts';
 
 /**
  * `context()` with retrieval (`--only=recall-speed`): the summarizer + knowledge-base profile
@@ -13,19 +13,18 @@ export async function runRecallSpeedBench(quick: boolean): Promise<void> {
   const sizes = quick ? [1_000] : [1_000, 10_000];
   const questions = quick ? 100 : 300;
   await measureRecallContext({
-    knowledgeBase: createMemoryKnowledgeBase(),
+    knowledgeBase: createInMemoryKnowledgeBase(),
     interactions: 200,
     questions: 50,
   }); // warm-up, discarded
   const rows = [];
   for (const interactions of sizes) {
-    rows.push(
-      await measureRecallContext({
-        knowledgeBase: createMemoryKnowledgeBase(),
-        interactions,
-        questions,
-      }),
-    );
+    const result = await measureRecallContext({
+      knowledgeBase: createInMemoryKnowledgeBase(),
+      interactions,
+      questions,
+    });
+    rows.push({ ...result, context: summarizeSamples(result.contextNs) });
   }
   printTable(
     'context() with retrieval after a new user message (4,000-token budget, in-memory knowledge base)',

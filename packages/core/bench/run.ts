@@ -1,4 +1,4 @@
-import { fmtUs, printTable } from '../src/testing.ts';
+import { fmtUs, printTable } from '@mem/bench-kit';
 import type { EngineResult } from './engine-bench.ts';
 import {
   benchEngines,

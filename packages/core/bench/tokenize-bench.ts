@@ -1,7 +1,7 @@
+import { now } from '@mem/bench-kit';
 import { clearMergeCache, countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import type { Message } from '../src/model/message.ts';
 import { generateConversation } from '../src/testing/generate-conversation.ts';
-import { now } from '../src/testing.ts';
 import { createTokenCounter } from '../src/tokens/token-counter.ts';
 
 const PLAIN = { disallowedSpecial: new Set<string>() };

@@ -1,9 +1,9 @@
+import { now, type BenchSummary as Summary, summarizeSamples } from '@mem/bench-kit';
 import { InteractionLog } from '../src/model/interaction-log.ts';
 import type { CountedMessage, Message } from '../src/model/message.ts';
 import { createMaxTokensStrategy } from '../src/strategies/short-term/max-tokens-strategy.ts';
 import { selectionMessages } from '../src/strategies/short-term/short-term-strategy.ts';
 import { generateConversation } from '../src/testing/generate-conversation.ts';
-import { now, type BenchSummary as Summary, summarize } from '../src/testing.ts';
 import { createTokenCounter, withTokenCount } from '../src/tokens/token-counter.ts';
 
 export const BUDGET = 4000;
@@ -71,8 +71,8 @@ export class WindowRun {
   result(): WindowResult {
     return {
       interactions: this.interactions,
-      select: summarize(this.select),
-      countAndSelect: summarize(this.countAndSelect),
+      select: summarizeSamples(this.select),
+      countAndSelect: summarizeSamples(this.countAndSelect),
       windowMessages: this.windowMessages,
     };
   }

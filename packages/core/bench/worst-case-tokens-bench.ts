@@ -1,6 +1,7 @@
+import { median, now } from '@mem/bench-kit';
 import cl100k from 'gpt-tokenizer/encoding/cl100k_base';
 import o200k from 'gpt-tokenizer/encoding/o200k_base';
-import { generateConversation, median, now } from '../src/testing.ts';
+import { generateConversation } from '../src/testing.ts';
 import {
   PATHOLOGICAL_KINDS,
   pathologicalText,

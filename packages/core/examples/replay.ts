@@ -6,18 +6,15 @@
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { createTokenCounter, type Message, messageText, parseProfile } from '@mem/core';
+import { messageSchema } from '@mem/core/backend';
 import {
   createShortTermStrategies,
-  createTokenCounter,
   InteractionLog,
-  type Message,
-  messageSchema,
-  messageText,
-  parseProfile,
   selectionMessages,
   selectWindow,
   withTokenCount,
-} from '@mem/core';
+} from '@mem/core/strategies';
 import { z } from 'zod';
 
 const here = (name: string) => fileURLToPath(new URL(name, import.meta.url));

@@ -1,13 +1,3 @@
-export type { BenchSummary } from './testing/bench-stats.ts';
-export {
-  fmtInt,
-  fmtMs,
-  fmtUs,
-  median,
-  now,
-  printTable,
-  summarize,
-} from './testing/bench-stats.ts';
 export { countedTurns, meanJsonBytes } from './testing/counted-turns.ts';
 export type { GenerateConversationOptions } from './testing/generate-conversation.ts';
 export { generateConversation, seededRandom } from './testing/generate-conversation.ts';

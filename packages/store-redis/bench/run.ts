@@ -1,18 +1,9 @@
 import { execFile } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import type { CountedMessage, Store } from '@mem/core';
-import {
-  countedTurns,
-  fmtInt,
-  fmtMs,
-  fmtUs,
-  meanJsonBytes,
-  median,
-  now,
-  printTable,
-  summarize,
-} from '@mem/core/testing';
+import { fmtInt, fmtMs, fmtUs, median, now, printTable, summarizeSamples } from '@mem/bench-kit';
+import type { CountedMessage, Store } from '@mem/core/backend';
+import { countedTurns, meanJsonBytes } from '@mem/core/testing';
 import { Redis } from 'ioredis';
 import {
   assertRedisInstalled,
@@ -147,7 +138,7 @@ async function benchAppend(url: string, tag: string, rounds: number, perRound: n
     kind: s.kind,
     turns: s.turns,
     turnsPerSec: s.turns / (s.elapsedNs / 1e9),
-    perTurn: s.samples.length > 0 ? summarize(s.samples) : undefined,
+    perTurn: s.samples.length > 0 ? summarizeSamples(s.samples) : undefined,
   }));
 }
 

@@ -1,4 +1,5 @@
-import { createMemoryEngine, parseSessionSnapshot, type Store } from '@mem/core';
+import { createMemoryEngine } from '@mem/core';
+import { parseSessionSnapshot, type Store } from '@mem/core/backend';
 import {
   checkSnapshotAccounts,
   killAllWorkers,

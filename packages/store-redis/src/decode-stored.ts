@@ -1,14 +1,14 @@
+import { MemStoreError } from '@mem/core';
 import {
   type AppendResult,
   isStoredMessageShape,
   isSummaryRecordShape,
-  MemStoreError,
   parseSessionSnapshot,
   type SessionInfo,
   type SessionSnapshot,
   type StoredMessage,
   type SummaryRecord,
-} from '@mem/core';
+} from '@mem/core/backend';
 
 /*
  * Data read back from Redis is checked at this boundary with core's parsers; anything that does

@@ -3,7 +3,7 @@ import {
   encodeMessageBatch,
   type SessionSnapshot,
   type StoredMessage,
-} from '@mem/core';
+} from '@mem/core/backend';
 
 /** How many idempotency keys a session keeps (the newest); the append script uses the same. */
 export const IDEMPOTENCY_WINDOW = 1024;

@@ -1,15 +1,12 @@
+import { createMemoryEngine, Memory, type MemoryEngine, MemoryManager } from '@mem/core';
 import {
-  createMemoryEngine,
   isSummaryMessage,
   type KnowledgeBase,
-  Memory,
-  type MemoryEngine,
-  MemoryManager,
   type Message,
   messageText,
   promptProblems,
   type Store,
-} from '@mem/core';
+} from '@mem/core/backend';
 import { generateConversation } from '@mem/core/testing';
 import { describe, expect, inject, it } from 'vitest';
 import { createRedisKnowledgeBase } from './redis-knowledge-base.ts';

@@ -1,4 +1,5 @@
-import { createMemoryEngine, parseSessionSnapshot } from '@mem/core';
+import { createMemoryEngine } from '@mem/core';
+import { parseSessionSnapshot } from '@mem/core/backend';
 import {
   checkSnapshotAccounts,
   expectCleanExit,

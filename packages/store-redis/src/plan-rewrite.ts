@@ -1,10 +1,5 @@
-import {
-  type CompactInput,
-  MemStoreConflictError,
-  MemValidationError,
-  type StoredMessage,
-  type SummaryRecord,
-} from '@mem/core';
+import { MemValidationError } from '@mem/core';
+import type { CompactInput, StoredMessage, SummaryRecord } from '@mem/core/backend';
 import { decodeRecords, decodeScored } from './decode-stored.ts';
 import { idKey } from './encode-stored.ts';
 
@@ -45,18 +40,6 @@ export function decodePrepared(reply: unknown): PreparedPrefix {
     recordIds: new Set(recordIds),
     records,
   };
-}
-
-export function epochConflict(sessionId: string, expected: number, actual: number) {
-  const error = new MemStoreConflictError({
-    sessionId,
-    expectedVersion: expected,
-    actualVersion: actual,
-  });
-  error.message =
-    `[mem/store] session ${JSON.stringify(sessionId)} is at epoch ${actual}, expected ` +
-    `${expected}: another compaction, erase, replace or clear won. Read the session again and re-plan.`;
-  return error;
 }
 
 export function noActiveMessages(sessionId: string): MemValidationError {

@@ -1,4 +1,5 @@
-import { MemError, type Store } from '@mem/core';
+import { MemError } from '@mem/core';
+import type { Store } from '@mem/core/backend';
 import { Cluster } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {

@@ -1,4 +1,5 @@
-import { MemError, type Store, type StoredMessage } from '@mem/core';
+import { MemError } from '@mem/core';
+import type { Store, StoredMessage } from '@mem/core/backend';
 import { describe, expect, inject, it } from 'vitest';
 import { createRedisStore } from './redis-store.ts';
 

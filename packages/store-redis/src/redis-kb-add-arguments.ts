@@ -1,4 +1,4 @@
-import { analyzeText, type KnowledgeChunk, searchableText } from '@mem/core';
+import { analyzeText, type KnowledgeChunk, searchableText } from '@mem/core/backend';
 
 /** One chunk's part of the add script's arguments (see `KB_ADD`). */
 export function addArguments(

@@ -1,4 +1,4 @@
-import type { Ranked, ScoredHit } from '@mem/core';
+import type { Ranked, ScoredHit } from '@mem/core/backend';
 import type { Cluster, Redis } from 'ioredis';
 import { type Candidate, readRanked, type SessionScope } from './redis-kb-read.ts';
 

@@ -4,7 +4,7 @@ import {
   newerFirst,
   type Ranked,
   type ScoredHit,
-} from '@mem/core';
+} from '@mem/core/backend';
 import type { Cluster, Redis } from 'ioredis';
 
 /** One session of a searched collection: its id and its keys (see `kbKeys`). */

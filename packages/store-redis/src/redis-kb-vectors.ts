@@ -1,11 +1,11 @@
+import { MemConfigError } from '@mem/core';
 import {
   type Embedder,
   keepsSimilarity,
-  MemConfigError,
   normalizeVector,
   type Ranked,
   type ScoredHit,
-} from '@mem/core';
+} from '@mem/core/backend';
 import type { Cluster, Redis } from 'ioredis';
 import { type Candidate, readRanked, type SessionScope } from './redis-kb-read.ts';
 

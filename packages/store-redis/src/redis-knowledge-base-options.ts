@@ -1,10 +1,9 @@
+import { type ConfigIssue, MemConfigError } from '@mem/core';
 import {
   type CheckedRetrievalOptions,
-  type ConfigIssue,
   checkRetrievalOptions,
-  MemConfigError,
   type RetrievalOptions,
-} from '@mem/core';
+} from '@mem/core/backend';
 import {
   type CheckedRedisStoreOptions,
   checkRedisStoreOptions,

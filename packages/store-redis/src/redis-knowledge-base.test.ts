@@ -1,4 +1,5 @@
-import { createMemoryKnowledgeBase, type KnowledgeBase, MemError, messageText } from '@mem/core';
+import { createInMemoryKnowledgeBase, MemError } from '@mem/core';
+import { type KnowledgeBase, messageText } from '@mem/core/backend';
 import { generateConversation } from '@mem/core/testing';
 import {
   KNOWLEDGE_CORPUS,
@@ -88,12 +89,12 @@ describe('ranking details', () => {
     expect(await searchIds(kb, 'zebra', { topK: 2 })).toEqual(['tie:c', 'tie:a']);
   });
 
-  it('ranks and scores a generated conversation like createMemoryKnowledgeBase', async () => {
+  it('ranks and scores a generated conversation like createInMemoryKnowledgeBase', async () => {
     const messages = generateConversation({ interactions: 40, seed: 7, errorRate: 0.15 });
     const chunks = messages.map((m, i) =>
       knowledgeChunk(`c${i}`, messageText(m) || 'empty', { createdAt: i % 5, messageIds: [m.id] }),
     );
-    const memory = createMemoryKnowledgeBase();
+    const memory = createInMemoryKnowledgeBase();
     const redis = kbOn();
     opened.push(memory);
     await memory.add(TEST_COLLECTION, chunks);

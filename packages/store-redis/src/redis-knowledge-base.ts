@@ -1,3 +1,4 @@
+import { MemStoreError } from '@mem/core';
 import {
   analyzeText,
   assertValidCollectionId,
@@ -10,7 +11,6 @@ import {
   type KnowledgeCountFilter,
   type KnowledgeDeleteFilter,
   type KnowledgeSearchOptions,
-  MemStoreError,
   parseChunks,
   parseCountFilter,
   parseDeleteFilter,
@@ -20,7 +20,7 @@ import {
   rankHits,
   type ScoredHit,
   searchableText,
-} from '@mem/core';
+} from '@mem/core/backend';
 import type { Cluster, Redis } from 'ioredis';
 import { openConnection, storeError } from './redis-connection.ts';
 import { addArguments } from './redis-kb-add-arguments.ts';

@@ -1,4 +1,5 @@
-import { type ConfigIssue, MemConfigError, namespaceOption } from '@mem/core';
+import { type ConfigIssue, MemConfigError } from '@mem/core';
+import { namespaceOption } from '@mem/core/backend';
 import type { Cluster, ClusterNode, Redis } from 'ioredis';
 
 /** Where the store's data lives: one of these. */

@@ -1,4 +1,5 @@
-import { MemError, type Store } from '@mem/core';
+import { MemError } from '@mem/core';
+import type { Store } from '@mem/core/backend';
 import { Cluster, Redis } from 'ioredis';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { createRedisStore } from './redis-store.ts';

@@ -1,10 +1,9 @@
+import { MemStoreError, MemValidationError } from '@mem/core';
 import {
   assertValidSessionId,
   decodeListCursor,
   encodeListCursor,
-  MemStoreConflictError,
-  MemStoreError,
-  MemValidationError,
+  epochConflictError,
   parseCompactInput,
   parseEraseInput,
   parseListOptions,
@@ -15,7 +14,8 @@ import {
   readIdempotencyKey,
   STORE_SPECIFICATION_VERSION,
   type Store,
-} from '@mem/core';
+  versionConflictError,
+} from '@mem/core/backend';
 import {
   decodeAppendRecord,
   decodeArchive,
@@ -30,7 +30,6 @@ import { SCRIPTS } from './lua-scripts.ts';
 import {
   checkCompaction,
   decodePrepared,
-  epochConflict,
   forgetClosure,
   noActiveMessages,
   splitPrefix,
@@ -137,7 +136,7 @@ export function createRedisStore(options: RedisStoreOptions): Store {
         await run(keys, 'prepare', [throughSeq, idKey(summary.id), '0']),
       );
       if (prepared.epoch !== expectedEpoch) {
-        throw epochConflict(sessionId, expectedEpoch, prepared.epoch);
+        throw epochConflictError(sessionId, expectedEpoch, prepared.epoch);
       }
       const { rest } = splitPrefix(sessionId, prepared, throughSeq, checked.keepSeqs);
       const replaced = rest.map((i) => prepared.messages[i]!);
@@ -156,7 +155,7 @@ export function createRedisStore(options: RedisStoreOptions): Store {
         summary.tokenCount - sumTokens(replaced),
         ...members,
       ])) as [string, number, number];
-      if (status === 'epoch') throw epochConflict(sessionId, expectedEpoch, version);
+      if (status === 'epoch') throw epochConflictError(sessionId, expectedEpoch, version);
       if (status === 'gone') throw noActiveMessages(sessionId);
       if (status === 'sid') throw summaryIdUsed(sessionId, summary.id);
       return { version, epoch, summarySeq: throughSeq };
@@ -167,7 +166,7 @@ export function createRedisStore(options: RedisStoreOptions): Store {
       const { expectedEpoch, throughSeq, keepSeqs } = parseEraseInput(input);
       const prepared = decodePrepared(await run(keys, 'prepare', [throughSeq, '', '1']));
       if (prepared.epoch !== expectedEpoch) {
-        throw epochConflict(sessionId, expectedEpoch, prepared.epoch);
+        throw epochConflictError(sessionId, expectedEpoch, prepared.epoch);
       }
       const { rest } = splitPrefix(sessionId, prepared, throughSeq, keepSeqs);
       const erased = rest.map((i) => prepared.messages[i]!);
@@ -184,7 +183,7 @@ export function createRedisStore(options: RedisStoreOptions): Store {
         ...forgotten.ids,
         ...forgotten.summaries,
       ])) as [string, number, number];
-      if (status === 'epoch') throw epochConflict(sessionId, expectedEpoch, version);
+      if (status === 'epoch') throw epochConflictError(sessionId, expectedEpoch, version);
       if (status === 'gone') throw noActiveMessages(sessionId);
       return { version, epoch, erasedCount: erased.length };
     }),
@@ -201,11 +200,7 @@ export function createRedisStore(options: RedisStoreOptions): Store {
         ...messageArgs(messages),
       ])) as [string, unknown];
       if (status === 'version') {
-        throw new MemStoreConflictError({
-          sessionId,
-          expectedVersion: expectedVersion ?? 0,
-          actualVersion: Number(value),
-        });
+        throw versionConflictError(sessionId, expectedVersion ?? 0, Number(value));
       }
       return decodeAppendRecord(value, false);
     }),

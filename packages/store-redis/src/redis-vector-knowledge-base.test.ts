@@ -1,4 +1,4 @@
-import type { KnowledgeBase } from '@mem/core';
+import type { KnowledgeBase } from '@mem/core/backend';
 import { createWordVectorEmbedder } from '@mem/core/testing';
 import {
   expectMemError,

@@ -1,27 +1,21 @@
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import { type BenchSummary, now, summarizeSamples } from '@mem/bench-kit';
+import { createInMemoryKnowledgeBase } from '@mem/core';
+import { type KnowledgeBase, type KnowledgeChunk, messageText } from '@mem/core/backend';
 import {
-  createMemoryKnowledgeBase,
-  type KnowledgeBase,
-  type KnowledgeChunk,
-  messageText,
-} from '@mem/core';
-import {
-  type BenchSummary,
   generateConversation,
   measureRecallContext,
-  now,
   RECALL_SPEED_PROFILE,
   type RecallContextResult,
-  summarize,
 } from '@mem/core/testing';
 import BetterSqlite3 from 'better-sqlite3';
 import { createSqliteKnowledgeBase } from '../src/index.ts';
 
 export interface RecallContextRow {
   knowledgeBase: string;
-  result: RecallContextResult;
+  result: RecallContextResult & { context: BenchSummary };
 }
 
 export interface ColdSearch {
@@ -54,7 +48,7 @@ export async function benchRecallContext(
 ): Promise<{ rows: RecallContextRow[]; cold: ColdSearch }> {
   const path = join(dir, 'recall-context.db');
   const sides: Array<[string, () => KnowledgeBase]> = [
-    ['in-memory (createMemoryKnowledgeBase)', () => createMemoryKnowledgeBase()],
+    ['in-memory (createInMemoryKnowledgeBase)', () => createInMemoryKnowledgeBase()],
     ['SQLite file (createSqliteKnowledgeBase)', () => createSqliteKnowledgeBase({ path })],
   ];
   const rows: RecallContextRow[] = [];
@@ -62,7 +56,10 @@ export async function benchRecallContext(
     const knowledgeBase = create();
     const result = await measureRecallContext({ knowledgeBase, interactions, questions });
     await knowledgeBase.close();
-    rows.push({ knowledgeBase: label, result });
+    rows.push({
+      knowledgeBase: label,
+      result: { ...result, context: summarizeSamples(result.contextNs) },
+    });
   }
   return { rows, cold: await coldSearch(path, interactions, questions) };
 }
@@ -88,7 +85,7 @@ async function coldSearch(path: string, interactions: number, questions: number)
   const raw = new BetterSqlite3(path, { readonly: true });
   const rows = raw.prepare('SELECT json FROM mem_kb_chunks').pluck().all() as string[];
   raw.close();
-  const memory = createMemoryKnowledgeBase();
+  const memory = createInMemoryKnowledgeBase();
   await memory.add(
     COLLECTION,
     rows.map((json) => JSON.parse(json) as KnowledgeChunk),
@@ -108,8 +105,8 @@ async function coldSearch(path: string, interactions: number, questions: number)
     chunks,
     openMs,
     firstSearchMs,
-    warm: summarize(samples),
-    memory: summarize(memorySamples),
+    warm: summarizeSamples(samples),
+    memory: summarizeSamples(memorySamples),
     mirrorBytesPerChunk,
   };
 }

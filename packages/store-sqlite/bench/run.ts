@@ -4,18 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import type { CountedMessage, Store } from '@mem/core';
-import {
-  countedTurns,
-  fmtInt,
-  fmtMs,
-  fmtUs,
-  meanJsonBytes,
-  median,
-  now,
-  printTable,
-  summarize,
-} from '@mem/core/testing';
+import { fmtInt, fmtMs, fmtUs, median, now, printTable, summarizeSamples } from '@mem/bench-kit';
+import type { CountedMessage, Store } from '@mem/core/backend';
+import { countedTurns, meanJsonBytes } from '@mem/core/testing';
 import BetterSqlite3, { type Database } from 'better-sqlite3';
 import { createSqliteStore, type SqliteSynchronous } from '../src/index.ts';
 import { benchRecallContext } from './recall-context.ts';
@@ -147,7 +138,7 @@ async function benchAppend(tag: string, rounds: number, perRound: number) {
     synchronous: s.synchronous,
     turns: s.turns,
     turnsPerSec: s.turns / (s.elapsedNs / 1e9),
-    perTurn: summarize(s.samples),
+    perTurn: summarizeSamples(s.samples),
   }));
 }
 

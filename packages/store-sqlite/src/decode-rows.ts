@@ -1,10 +1,10 @@
+import { MemStoreError } from '@mem/core';
 import {
   isStoredMessageShape,
   isSummaryRecordShape,
-  MemStoreError,
   type StoredMessage,
   type SummaryRecord,
-} from '@mem/core';
+} from '@mem/core/backend';
 
 /*
  * Rows read back are checked at this boundary: every row was checked with core's parsers when

@@ -1,18 +1,15 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createMemoryEngine, Memory, type MemoryEngine, MemoryManager } from '@mem/core';
 import {
-  createMemoryEngine,
   isSummaryMessage,
   type KnowledgeBase,
-  Memory,
-  type MemoryEngine,
-  MemoryManager,
   type Message,
   messageText,
   promptProblems,
   type Store,
-} from '@mem/core';
+} from '@mem/core/backend';
 import { generateConversation } from '@mem/core/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createSqliteKnowledgeBase } from './sqlite-knowledge-base.ts';

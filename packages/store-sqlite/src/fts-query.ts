@@ -1,4 +1,4 @@
-import { analyzeText } from '@mem/core';
+import { analyzeText } from '@mem/core/backend';
 
 /**
  * Query terms beyond this many (after dedupe) are dropped, to bound the cost of one search. (The

@@ -1,4 +1,4 @@
-import { Bm25Index, type IndexedChunk, type KnowledgeChunk } from '@mem/core';
+import { Bm25Index, type IndexedChunk, type KnowledgeChunk } from '@mem/core/backend';
 import type { Database } from 'better-sqlite3';
 import type { ChunkRow, KnowledgeStatements } from './kb-statements.ts';
 

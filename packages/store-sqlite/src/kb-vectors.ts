@@ -1,4 +1,5 @@
-import { type Embedder, MemConfigError, MemStoreError } from '@mem/core';
+import { MemConfigError, MemStoreError } from '@mem/core';
+import type { Embedder } from '@mem/core/backend';
 import type { Database } from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 

@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type CountedMessage, MemError, type Store } from '@mem/core';
+import { MemError } from '@mem/core';
+import type { CountedMessage, Store } from '@mem/core/backend';
 import { killAllWorkers, sleep, spawnWorker, type Worker } from '@mem/store-test-suite/processes';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createSqliteStore } from './sqlite-store.ts';

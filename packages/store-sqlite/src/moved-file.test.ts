@@ -1,7 +1,8 @@
 import { mkdtempSync, readFileSync, renameSync, rmSync, statSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type CountedMessage, MemError, type Store } from '@mem/core';
+import { MemError } from '@mem/core';
+import type { CountedMessage, Store } from '@mem/core/backend';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createSqliteStore } from './sqlite-store.ts';

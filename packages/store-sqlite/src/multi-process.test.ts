@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createMemoryEngine, parseSessionSnapshot } from '@mem/core';
+import { createMemoryEngine } from '@mem/core';
+import { parseSessionSnapshot } from '@mem/core/backend';
 import {
   checkSnapshotAccounts,
   expectCleanExit,

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { KnowledgeBase } from '@mem/core';
+import type { KnowledgeBase } from '@mem/core/backend';
 import { knowledgeChunk, searchIds, TEST_COLLECTION } from '@mem/store-test-suite';
 import { expectCleanExit, killAllWorkers, spawnWorker } from '@mem/store-test-suite/processes';
 import Database from 'better-sqlite3';

@@ -1,13 +1,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  createMemoryKnowledgeBase,
-  type KnowledgeBase,
-  type KnowledgeChunk,
-  type KnowledgeDeleteFilter,
-  type KnowledgeHit,
-} from '@mem/core';
+import { createInMemoryKnowledgeBase } from '@mem/core';
+import type {
+  KnowledgeBase,
+  KnowledgeChunk,
+  KnowledgeDeleteFilter,
+  KnowledgeHit,
+} from '@mem/core/backend';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createSqliteKnowledgeBase } from './sqlite-knowledge-base.ts';
@@ -80,7 +80,7 @@ describe('lexical rankings equal the in-memory knowledge base', () => {
           const namespace = `run${run++}`;
           const reader = createSqliteKnowledgeBase({ path, namespace });
           const writer = createSqliteKnowledgeBase({ path, namespace });
-          const memory = createMemoryKnowledgeBase();
+          const memory = createInMemoryKnowledgeBase();
           const sqlite: Record<Op['by'], KnowledgeBase> = { reader, writer };
           try {
             for (const [step, queries] of steps) {

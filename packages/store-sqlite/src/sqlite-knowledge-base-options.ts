@@ -1,11 +1,10 @@
+import { type ConfigIssue, MemConfigError } from '@mem/core';
 import {
   type CheckedRetrievalOptions,
-  type ConfigIssue,
   checkRetrievalOptions,
   type KnowledgeRetrieval,
-  MemConfigError,
   type RetrievalOptions,
-} from '@mem/core';
+} from '@mem/core/backend';
 import type { Database } from 'better-sqlite3';
 import {
   type CheckedSqliteStoreOptions,

@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type KnowledgeBase, MemError } from '@mem/core';
+import { MemError } from '@mem/core';
+import type { KnowledgeBase } from '@mem/core/backend';
 import {
   KNOWLEDGE_CORPUS,
   runKnowledgeBaseTests,

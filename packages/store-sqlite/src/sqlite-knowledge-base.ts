@@ -1,3 +1,4 @@
+import { MemConfigError, MemStoreError } from '@mem/core';
 import {
   analyzeText,
   assertValidCollectionId,
@@ -11,8 +12,6 @@ import {
   type KnowledgeHit,
   keepsSimilarity,
   keyByChunk,
-  MemConfigError,
-  MemStoreError,
   newerFirst,
   parseChunks,
   parseCountFilter,
@@ -22,7 +21,7 @@ import {
   rankHits,
   type ScoredHit,
   searchableText,
-} from '@mem/core';
+} from '@mem/core/backend';
 import type { Database } from 'better-sqlite3';
 import { connect } from './connection.ts';
 import { indexText, MAX_QUERY_TERMS } from './fts-query.ts';

@@ -1,11 +1,11 @@
-import {
-  type AppendResult,
-  type CompactInput,
-  type CompactResult,
-  type CountedMessage,
-  type EraseResult,
-  MemValidationError,
-} from '@mem/core';
+import { MemValidationError } from '@mem/core';
+import type {
+  AppendResult,
+  CompactInput,
+  CompactResult,
+  CountedMessage,
+  EraseResult,
+} from '@mem/core/backend';
 import { idUsed, insertMessage, messageRowOf, type SessionHead, touch } from './sqlite-session.ts';
 import type { MessageRow, SessionRef, Statements } from './statements.ts';
 

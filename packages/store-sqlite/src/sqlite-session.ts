@@ -1,11 +1,5 @@
-import {
-  type AppendResult,
-  type CountedMessage,
-  type EncodedMessage,
-  MemStoreConflictError,
-  MemValidationError,
-  type SessionInfo,
-} from '@mem/core';
+import { MemValidationError } from '@mem/core';
+import type { AppendResult, CountedMessage, EncodedMessage, SessionInfo } from '@mem/core/backend';
 import type { MessageRow, SessionRef, SessionRow, Statements } from './statements.ts';
 
 /** How many applied idempotency keys are kept per session (the newest). */
@@ -215,24 +209,4 @@ export function appendMessages(
     st.trimIdempotencyKeys.run({ s: ref.id, keep: IDEMPOTENCY_WINDOW });
   }
   return { version, epoch, firstSeq, lastSeq, duplicate: false };
-}
-
-/**
- * A compaction or erase planned at `expectedEpoch` lost: another compaction, erase, replace or
- * clear rewrote the session first. `expectedVersion` / `actualVersion` carry the epochs.
- */
-export function epochConflictError(
-  sessionId: string,
-  expectedEpoch: number,
-  actualEpoch: number,
-): MemStoreConflictError {
-  const error = new MemStoreConflictError({
-    sessionId,
-    expectedVersion: expectedEpoch,
-    actualVersion: actualEpoch,
-  });
-  error.message =
-    `[mem/store] session ${JSON.stringify(sessionId)} is at epoch ${actualEpoch}, expected ` +
-    `${expectedEpoch}: another compaction, erase, replace or clear won. Read the session again and re-plan.`;
-  return error;
 }

@@ -1,4 +1,4 @@
-import type { SessionSnapshot, StoredMessage } from '@mem/core';
+import type { SessionSnapshot, StoredMessage } from '@mem/core/backend';
 import { recordOf, storedOf } from './decode-rows.ts';
 import {
   IDEMPOTENCY_WINDOW,

@@ -1,4 +1,5 @@
-import { type ConfigIssue, MemConfigError, namespaceOption } from '@mem/core';
+import { type ConfigIssue, MemConfigError } from '@mem/core';
+import { namespaceOption } from '@mem/core/backend';
 import type { Database } from 'better-sqlite3';
 
 /** `synchronous` PRAGMA: `NORMAL` survives a process crash in WAL mode, `FULL` also power loss. */

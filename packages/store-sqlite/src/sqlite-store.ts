@@ -1,10 +1,10 @@
+import { MemStoreError } from '@mem/core';
 import {
   assertValidSessionId,
   decodeListCursor,
   encodeListCursor,
   encodeMessageBatch,
-  MemStoreConflictError,
-  MemStoreError,
+  epochConflictError,
   parseCompactInput,
   parseEraseInput,
   parseListOptions,
@@ -14,14 +14,14 @@ import {
   readIdempotencyKey,
   STORE_SPECIFICATION_VERSION,
   type Store,
-} from '@mem/core';
+  versionConflictError,
+} from '@mem/core/backend';
 import { connect } from './connection.ts';
 import { recordOf, storedOf } from './decode-rows.ts';
 import { sortKey } from './sort-key.ts';
 import { compactSession, eraseSession, replaceSession } from './sqlite-rewrite.ts';
 import {
   appendMessages,
-  epochConflictError,
   headOf,
   infoOf,
   isExpired,
@@ -229,7 +229,7 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
       const parsed = parseReplaceInput(input);
       return rewrite(sessionId, (head) => {
         if (parsed.expectedVersion !== undefined && parsed.expectedVersion !== head.version) {
-          throw versionConflict(sessionId, parsed.expectedVersion, head.version);
+          throw versionConflictError(sessionId, parsed.expectedVersion, head.version);
         }
         return (st, ref, at) => replaceSession(st, ref, head, parsed.messages, at);
       });
@@ -321,10 +321,6 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
       connection.close();
     }),
   };
-}
-
-function versionConflict(sessionId: string, expectedVersion: number, actualVersion: number) {
-  return new MemStoreConflictError({ sessionId, expectedVersion, actualVersion });
 }
 
 /** Wraps an operation as the async method the spec declares; throws become rejections. */

@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type KnowledgeBase, MemConfigError } from '@mem/core';
+import { MemConfigError } from '@mem/core';
+import type { KnowledgeBase } from '@mem/core/backend';
 import { createWordVectorEmbedder, type WordVectorEmbedderOptions } from '@mem/core/testing';
 import {
   expectMemError,

@@ -1,4 +1,5 @@
-import { type CountedMessage, MemError, type Store } from '@mem/core';
+import { MemError } from '@mem/core';
+import type { CountedMessage, Store } from '@mem/core/backend';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BASE_TIME, numbered, uniqueId } from './fixtures.ts';

@@ -1,4 +1,4 @@
-import type { CountedMessage, SessionSnapshot, Store } from '@mem/core';
+import type { CountedMessage, SessionSnapshot, Store } from '@mem/core/backend';
 import { describe, expect, it } from 'vitest';
 import {
   append,

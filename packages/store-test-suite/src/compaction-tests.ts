@@ -1,4 +1,4 @@
-import type { CompactInput } from '@mem/core';
+import type { CompactInput } from '@mem/core/backend';
 import { describe, expect, it } from 'vitest';
 import {
   append,
@@ -87,6 +87,12 @@ export function compactionTests(createStore: StoreFactory, options: StoreSuiteOp
       await store.compact(id, first);
       const error = await expectMemError(store.compact(id, second), 'MEM_STORE_CONFLICT');
       expect(error.message).toContain(id);
+      expect(error.message).toContain('epoch');
+      expect(error).toMatchObject({
+        counter: 'epoch',
+        expected: second.expectedEpoch,
+        actual: second.expectedEpoch + 1,
+      });
       const read = await store.read(id);
       expect(read.version).toBe(2);
       expect(read.messages.map((m) => m.id)).not.toContain(second.summary.id);

@@ -1,4 +1,4 @@
-import type { AppendResult, CountedMessage } from '@mem/core';
+import type { AppendResult, CountedMessage } from '@mem/core/backend';
 import { describe, expect, it } from 'vitest';
 import {
   append,

@@ -1,4 +1,4 @@
-import type { SessionSnapshot, Store } from '@mem/core';
+import type { SessionSnapshot, Store } from '@mem/core/backend';
 import { describe, expect, it } from 'vitest';
 import { richMessages } from './basic-tests.ts';
 import {

@@ -1,13 +1,11 @@
-import {
-  type CompactInput,
-  type CountedMessage,
-  MemError,
-  type MemErrorCode,
-  type Role,
-  type Store,
-  type StoredMessage,
-  type SummaryRecord,
-} from '@mem/core';
+import { MemError, type MemErrorCode, type Role } from '@mem/core';
+import type {
+  CompactInput,
+  CountedMessage,
+  Store,
+  StoredMessage,
+  SummaryRecord,
+} from '@mem/core/backend';
 import { expect } from 'vitest';
 
 /** createdAt of the first fixture message; later ones are a second apart. */

@@ -1,4 +1,4 @@
-import type { Store } from '@mem/core';
+import type { Store } from '@mem/core/backend';
 import { afterAll, afterEach } from 'vitest';
 import type { StoreFactory, StoreSuiteOptions } from './suite-options.ts';
 

@@ -1,4 +1,9 @@
-import { type CountedMessage, MAX_JSON_DEPTH, MAX_MESSAGE_TOKENS, type Store } from '@mem/core';
+import {
+  type CountedMessage,
+  MAX_JSON_DEPTH,
+  MAX_MESSAGE_TOKENS,
+  type Store,
+} from '@mem/core/backend';
 import { describe, expect, it } from 'vitest';
 import {
   append,

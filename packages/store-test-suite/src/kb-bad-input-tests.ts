@@ -1,4 +1,4 @@
-import type { KnowledgeChunk } from '@mem/core';
+import type { KnowledgeChunk } from '@mem/core/backend';
 import { describe, expect, it } from 'vitest';
 import { INVALID_SESSION_IDS } from './bad-input-tests.ts';
 import { expectMemError } from './fixtures.ts';

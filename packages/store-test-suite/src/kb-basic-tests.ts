@@ -1,4 +1,4 @@
-import { KNOWLEDGE_BASE_SPECIFICATION_VERSION } from '@mem/core';
+import { KNOWLEDGE_BASE_SPECIFICATION_VERSION } from '@mem/core/backend';
 import { describe, expect, it } from 'vitest';
 import { expectMemError } from './fixtures.ts';
 import { freshNamespace } from './harness.ts';

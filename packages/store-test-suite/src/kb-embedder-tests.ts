@@ -1,4 +1,5 @@
-import type { Embedder, MemConfigError } from '@mem/core';
+import type { MemConfigError } from '@mem/core';
+import type { Embedder } from '@mem/core/backend';
 import { createWordVectorEmbedder } from '@mem/core/testing';
 import { describe, expect, it } from 'vitest';
 import { expectMemError } from './fixtures.ts';

@@ -1,4 +1,4 @@
-import type { KnowledgeBase, KnowledgeChunk } from '@mem/core';
+import type { KnowledgeBase, KnowledgeChunk } from '@mem/core/backend';
 
 /** The collection most knowledge-base tests write to. */
 export const TEST_COLLECTION = 'session-memory';

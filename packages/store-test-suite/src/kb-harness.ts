@@ -1,4 +1,4 @@
-import type { KnowledgeBase } from '@mem/core';
+import type { KnowledgeBase } from '@mem/core/backend';
 import { afterAll, afterEach } from 'vitest';
 import { freshNamespace } from './harness.ts';
 import { KNOWLEDGE_CORPUS, TEST_COLLECTION } from './kb-fixtures.ts';

@@ -1,4 +1,4 @@
-import type { Embedder, KnowledgeBase, KnowledgeRetrieval } from '@mem/core';
+import type { Embedder, KnowledgeBase, KnowledgeRetrieval } from '@mem/core/backend';
 
 /** What the suite asks a factory for. */
 export interface KnowledgeBaseFactoryOptions {

@@ -66,10 +66,12 @@ export function replaceTests(createStore: StoreFactory, options: StoreSuiteOptio
       await append(store, id, conversation(2));
       const { version } = await store.read(id);
       await append(store, id, conversation(1));
-      await expectMemError(
+      const error = await expectMemError(
         store.replace(id, { expectedVersion: version, messages: conversation(1) }),
         'MEM_STORE_CONFLICT',
       );
+      expect(error).toMatchObject({ counter: 'version', expected: version, actual: version + 1 });
+      expect(error.message).toContain(`at version ${version + 1}`);
       expect((await store.read(id)).messages).toHaveLength(3);
       const current = (await store.read(id)).version;
       const result = await store.replace(id, {

@@ -1,4 +1,4 @@
-import type { Store } from '@mem/core';
+import type { Store } from '@mem/core/backend';
 
 /**
  * Builds a store bound to `namespace`. Every call with the same namespace must see the same

@@ -14,14 +14,14 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { createTokenCounter } from '@mem/core';
 import {
-  createTokenCounter,
   extractiveSummary,
   type Message,
   messageSchema,
   runSummarizer,
   type Summarizer,
-} from '@mem/core';
+} from '@mem/core/summarize';
 import { z } from 'zod';
 import {
   type AnswerKey,

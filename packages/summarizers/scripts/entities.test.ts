@@ -1,4 +1,4 @@
-import type { Message } from '@mem/core';
+import type { Message } from '@mem/core/summarize';
 import { describe, expect, it } from 'vitest';
 import { conversationText, coverage, extractEntities, keyEntities } from './entities.ts';
 

@@ -7,7 +7,7 @@
  *   marked as mattering later (decisions, action items, tool outcomes with their detail).
  * A summary keeps an entity when it contains the entity's text, ignoring case.
  */
-import type { Message } from '@mem/core';
+import type { Message } from '@mem/core/summarize';
 
 export type EntityCategory = 'names' | 'numbers' | 'dates' | 'tools' | 'decisions' | 'action_items';
 

@@ -1,4 +1,5 @@
-import { EMBEDDER_SPECIFICATION_VERSION, type Embedder } from '@mem/core';
+import type { Embedder } from '@mem/core';
+import { EMBEDDER_SPECIFICATION_VERSION } from '@mem/core/backend';
 import { type EmbeddingModel, embedMany } from 'ai';
 import { z } from 'zod';
 import { unwrapAiSdkError } from './ai-sdk-chat-model.ts';

@@ -8,12 +8,10 @@ import Anthropic from '@anthropic-ai/sdk';
 import {
   createMemoryEngine,
   type Embedder,
-  isSummaryMessage,
   type MemoryEngine,
   type MemoryEngineEvents,
-  type Message,
-  promptProblems,
 } from '@mem/core';
+import { isSummaryMessage, type Message, promptProblems } from '@mem/core/summarize';
 import { createSqliteKnowledgeBase, createSqliteStore } from '@mem/store-sqlite';
 import OpenAI from 'openai';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,5 @@
-import { EMBEDDER_SPECIFICATION_VERSION, type Embedder, type EmbedResult } from '@mem/core';
+import type { Embedder } from '@mem/core';
+import { EMBEDDER_SPECIFICATION_VERSION, type EmbedResult } from '@mem/core/backend';
 import type OpenAI from 'openai';
 import { z } from 'zod';
 import { checkEmbeddings, inBatches } from './check-embeddings.ts';

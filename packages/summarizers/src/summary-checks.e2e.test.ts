@@ -1,13 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import Anthropic from '@anthropic-ai/sdk';
-import {
-  createMemoryEngine,
-  isSummaryMessage,
-  type MemoryEngineEvents,
-  type Message,
-  messageText,
-} from '@mem/core';
+import { createMemoryEngine, type MemoryEngineEvents } from '@mem/core';
+import { isSummaryMessage, type Message, messageText } from '@mem/core/summarize';
 import OpenAI from 'openai';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 // Core's fixture (core does not publish its fixtures; the bundled example is read the same way).

@@ -2,8 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  createMemoryKnowledgeBase,
-  createMemoryStore,
+  createInMemoryKnowledgeBase,
+  createInMemoryStore,
   type KnowledgeBase,
   MemConfigError,
   type Store,
@@ -47,8 +47,8 @@ export async function openBackend(options: BackendOptions): Promise<Backend> {
     );
   }
   if (options.store === 'memory') {
-    const store = createMemoryStore();
-    const knowledgeBase = createMemoryKnowledgeBase();
+    const store = createInMemoryStore();
+    const knowledgeBase = createInMemoryKnowledgeBase();
     return {
       store,
       knowledgeBase,

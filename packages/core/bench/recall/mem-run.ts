@@ -1,7 +1,7 @@
 import { seedExamples } from '../../src/config/__fixtures__/seed-examples.ts';
 import { createMemoryEngine } from '../../src/engine/memory-engine.ts';
 import { searchQuery } from '../../src/engine/recall-query.ts';
-import { createMemoryKnowledgeBase } from '../../src/knowledge/memory-knowledge-base.ts';
+import { createInMemoryKnowledgeBase } from '../../src/knowledge/in-memory-knowledge-base.ts';
 import type { Message } from '../../src/model/message.ts';
 import type { TokenCounter } from '../../src/tokens/token-counter.ts';
 import { contextText } from './context-text.ts';
@@ -63,7 +63,7 @@ export async function runMem(
   ks: readonly number[],
   counter: TokenCounter,
 ): Promise<MemRun> {
-  const knowledgeBase = createMemoryKnowledgeBase();
+  const knowledgeBase = createInMemoryKnowledgeBase();
   const engine = createMemoryEngine({
     profile: recallProfile(budget),
     knowledgeBase,

@@ -1,4 +1,4 @@
-import { fmtInt, printTable } from '../../src/testing.ts';
+import { fmtInt, printTable } from '@mem/bench-kit';
 import { type DatasetResult, KS } from './bench-dataset.ts';
 import { fmtShare, round } from './shares.ts';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { MemConfigError } from '../errors/errors.ts';
 import { MemError } from '../errors/mem-error.ts';
-import { createMemoryKnowledgeBase } from '../knowledge/memory-knowledge-base.ts';
+import { createInMemoryKnowledgeBase } from '../knowledge/in-memory-knowledge-base.ts';
 import { seedExamples } from './__fixtures__/seed-examples.ts';
 import { parseLongTermStrategy, parseProfile, parseShortTermStrategy } from './parse-profile.ts';
 
@@ -155,7 +155,7 @@ describe('bad config', () => {
   });
 
   it('rejects every collection_id a knowledge base would reject, at its path', async () => {
-    const kb = createMemoryKnowledgeBase();
+    const kb = createInMemoryKnowledgeBase();
     const ids = ['session-memory', 'kb:support.v2', 'x'.repeat(128)];
     const bad = ['../../x', 'x'.repeat(5_000), 'x'.repeat(129), '', '.', '..', 'a b', 'é', 'a/b'];
     const profile = (collection_id: string) => ({

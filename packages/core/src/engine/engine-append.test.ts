@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MemValidationError } from '../errors/errors.ts';
-import { createMemoryStore } from '../store/memory-store.ts';
+import { createInMemoryStore } from '../store/in-memory-store.ts';
 import { generateConversation } from '../testing/generate-conversation.ts';
 import { turnsOf } from './__fixtures__/replay.ts';
 import { createMemoryEngine } from './memory-engine.ts';
@@ -114,7 +114,7 @@ describe('persistence_strategy FLUSH', () => {
   };
 
   it('keeps summaries, their links and the archived originals across a restart', async () => {
-    const store = createMemoryStore();
+    const store = createInMemoryStore();
     const turns = turnsOf(generateConversation({ interactions: 20, seed: 3, idPrefix: 'f' }));
     const before = createMemoryEngine({ profile, store });
     for (const t of turns) await before.session('s').append(t);
@@ -134,7 +134,7 @@ describe('persistence_strategy FLUSH', () => {
   });
 
   it('two engines writing one session lose no acknowledged message', async () => {
-    const store = createMemoryStore();
+    const store = createInMemoryStore();
     const a = createMemoryEngine({ profile, store }).session('s');
     const b = createMemoryEngine({ profile, store }).session('s');
     const turnsA = turnsOf(generateConversation({ interactions: 100, seed: 4, idPrefix: 'a' }));

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { isSummaryMessage, messageText } from '../model/message.ts';
-import { createMemoryStore } from '../store/memory-store.ts';
+import { createInMemoryStore } from '../store/in-memory-store.ts';
 import type { SummarizeOptions } from '../summarize/summarizer.ts';
 import { generateConversation } from '../testing/generate-conversation.ts';
 import { turnsOf } from './__fixtures__/replay.ts';
@@ -70,7 +70,7 @@ describe('engine concurrency', () => {
   });
 
   it('two engines compacting one session at once leave one consistent result', async () => {
-    const store = createMemoryStore();
+    const store = createInMemoryStore();
     const gates = [gate(), gate()];
     const make = (i: number) =>
       createMemoryEngine({

@@ -3,7 +3,7 @@ import { parseProfile } from '../config/parse-profile.ts';
 import type { MemConditionError } from '../errors/errors.ts';
 import { groupInteractions } from '../model/interaction-log.ts';
 import type { CountedMessage } from '../model/message.ts';
-import { createMemoryStore } from '../store/memory-store.ts';
+import { createInMemoryStore } from '../store/in-memory-store.ts';
 import { conditionFilter } from '../strategies/short-term/from-profile.ts';
 import { createMemoryEngine } from './memory-engine.ts';
 import { TriggerCounter } from './triggers.ts';
@@ -23,7 +23,7 @@ describe('engine conditions: a condition that cannot be decided does not hold', 
     expect(huge.length).toBeGreaterThan(1_000_000);
     const engine = createMemoryEngine({
       profile: windowWith("!message.content.matches('password')"),
-      store: createMemoryStore(),
+      store: createInMemoryStore(),
     });
     const session = engine.session('s');
     await session.append([

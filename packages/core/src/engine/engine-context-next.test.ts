@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createMemoryKnowledgeBase } from '../knowledge/memory-knowledge-base.ts';
-import { createMemoryStore } from '../store/memory-store.ts';
+import { createInMemoryKnowledgeBase } from '../knowledge/in-memory-knowledge-base.ts';
+import { createInMemoryStore } from '../store/in-memory-store.ts';
 import { createMemoryEngine } from './memory-engine.ts';
 
 const profile = {
@@ -9,7 +9,7 @@ const profile = {
 
 describe('context({ next })', () => {
   it('ends the context with the next messages, counts them, and stores nothing', async () => {
-    const store = createMemoryStore();
+    const store = createInMemoryStore();
     const engine = createMemoryEngine({ profile, store });
     const session = engine.session('s1');
     await session.append([
@@ -39,8 +39,8 @@ describe('context({ next })', () => {
           },
         ],
       },
-      store: createMemoryStore(),
-      knowledgeBase: createMemoryKnowledgeBase(),
+      store: createInMemoryStore(),
+      knowledgeBase: createInMemoryKnowledgeBase(),
     });
     const session = engine.session('s1');
     await session.append([
@@ -61,7 +61,7 @@ describe('context({ next })', () => {
   });
 
   it('refuses a system message or a bad shape in next, naming it', async () => {
-    const session = createMemoryEngine({ profile, store: createMemoryStore() }).session('s1');
+    const session = createMemoryEngine({ profile, store: createInMemoryStore() }).session('s1');
     await expect(session.context({ next: { role: 'system', content: 'x' } })).rejects.toMatchObject(
       { name: 'MemValidationError', field: 'next[0].role' },
     );

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { createInMemoryKnowledgeBase } from '../knowledge/in-memory-knowledge-base.ts';
 import type { KnowledgeBase } from '../knowledge/knowledge-base-spec.ts';
-import { createMemoryKnowledgeBase } from '../knowledge/memory-knowledge-base.ts';
 import { generateConversation } from '../testing/generate-conversation.ts';
 import { turnsOf } from './__fixtures__/replay.ts';
 import { createMemoryEngine } from './memory-engine.ts';
@@ -19,7 +19,7 @@ const profile = {
 
 /** A real knowledge base that counts its searches. */
 function countingKnowledgeBase(): { kb: KnowledgeBase; searches: () => number } {
-  const inner = createMemoryKnowledgeBase();
+  const inner = createInMemoryKnowledgeBase();
   let searches = 0;
   const kb: KnowledgeBase = {
     ...inner,

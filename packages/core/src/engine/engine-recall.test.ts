@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createMemoryKnowledgeBase } from '../knowledge/memory-knowledge-base.ts';
+import { createInMemoryKnowledgeBase } from '../knowledge/in-memory-knowledge-base.ts';
 import { isSummaryMessage } from '../model/message.ts';
-import { createMemoryStore } from '../store/memory-store.ts';
+import { createInMemoryStore } from '../store/in-memory-store.ts';
 import { KNOWLEDGE_HEADER } from './knowledge-message.ts';
 import { createMemoryEngine } from './memory-engine.ts';
 import { searchQuery } from './recall-query.ts';
@@ -19,8 +19,8 @@ const filler = (i: number) =>
   `Chat ${i}: the weather was grey again and the tram was late, nothing else happened today.`;
 
 function recallEngine(options: { budget?: number; keep?: number; qty?: number } = {}) {
-  const knowledgeBase = createMemoryKnowledgeBase();
-  const store = createMemoryStore();
+  const knowledgeBase = createInMemoryKnowledgeBase();
+  const store = createInMemoryStore();
   const engine = createMemoryEngine({
     profile: {
       short_term_memory_strategy: [
@@ -141,7 +141,7 @@ describe('recall: one summary’s worth of knowledge', () => {
   });
 
   it('an erasure removes the turns every erased summary archived, however deeply nested', async () => {
-    const knowledgeBase = createMemoryKnowledgeBase();
+    const knowledgeBase = createInMemoryKnowledgeBase();
     const engine = createMemoryEngine({
       profile: {
         long_term_memory_strategy: [

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { isSummaryMessage, type Message, messageText } from '../model/message.ts';
-import { createMemoryStore } from '../store/memory-store.ts';
+import { createInMemoryStore } from '../store/in-memory-store.ts';
 import { PROVIDER_ERROR_REPLIES } from '../summarize/__fixtures__/provider-error-replies.ts';
 import type { Summarizer } from '../summarize/summarizer.ts';
 import { createTokenCounter, type TokenCounter } from '../tokens/token-counter.ts';
@@ -53,7 +53,7 @@ const windowless = (tokens: number) => ({
 type Recorded = { [E in keyof MemoryEngineEvents]: MemoryEngineEvents[E][] };
 
 function engineWith(options: Omit<MemoryEngineOptions, 'store'>) {
-  const store = createMemoryStore();
+  const store = createInMemoryStore();
   const engine = createMemoryEngine({ ...options, store });
   const events = { compacted: [], 'summarizer:fallback': [] } as unknown as Recorded;
   engine.on('compacted', (e) => events.compacted.push(e));

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseProfile } from '../config/parse-profile.ts';
 import type { KnowledgeHit } from '../knowledge/knowledge-base-spec.ts';
-import { createMemoryStore } from '../store/memory-store.ts';
+import { createInMemoryStore } from '../store/in-memory-store.ts';
 import { createTokenCounter } from '../tokens/token-counter.ts';
 import type { EngineContext } from './engine-context.ts';
 import { EngineEvents } from './engine-events.ts';
@@ -11,7 +11,7 @@ import { isRepeat, knowledgeMessage, knowledgeRoom } from './knowledge-message.t
 const counter = createTokenCounter();
 const ctx: EngineContext = {
   profile: parseProfile({}),
-  store: createMemoryStore(),
+  store: createInMemoryStore(),
   summarizer: undefined,
   summarizerTimeoutMs: null,
   knowledgeBase: undefined,

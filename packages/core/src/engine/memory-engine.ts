@@ -1,8 +1,8 @@
 import { type MemoryProfile, parseProfile } from '../config/parse-profile.ts';
 import { MemValidationError } from '../errors/errors.ts';
+import { createInMemoryKnowledgeBase } from '../knowledge/in-memory-knowledge-base.ts';
 import type { KnowledgeBase } from '../knowledge/knowledge-base-spec.ts';
-import { createMemoryKnowledgeBase } from '../knowledge/memory-knowledge-base.ts';
-import { createMemoryStore } from '../store/memory-store.ts';
+import { createInMemoryStore } from '../store/in-memory-store.ts';
 import type { Store } from '../store/store-spec.ts';
 import { assertValidSessionId } from '../store/validate-ids.ts';
 import { createShortTermStrategies } from '../strategies/short-term/from-profile.ts';
@@ -100,16 +100,18 @@ export function createMemoryEngine(options: MemoryEngineOptions): MemoryEngine {
     );
   }
   const persistence = profile.config.persistence_strategy;
-  const userStore = options.store ?? createMemoryStore();
+  const userStore = options.store ?? createInMemoryStore();
   // INCREMENTAL and FLUSH write every change through to the user's store, atomically (see
   // README: "persistence_strategy"); EPHEMERAL keeps the session in a private in-memory store.
   const working =
-    persistence === 'EPHEMERAL' ? createMemoryStore({ namespace: userStore.namespace }) : userStore;
+    persistence === 'EPHEMERAL'
+      ? createInMemoryStore({ namespace: userStore.namespace })
+      : userStore;
   const wantsKnowledge = profile.longTerm.some(
     (e) => e.config.long_term_memory_id === 'summarizer' && e.config.knowledge_base !== null,
   );
   const knowledgeBase =
-    options.knowledgeBase ?? (wantsKnowledge ? createMemoryKnowledgeBase() : undefined);
+    options.knowledgeBase ?? (wantsKnowledge ? createInMemoryKnowledgeBase() : undefined);
   const counter = options.tokenCounter ?? createTokenCounter();
   const events = new EngineEvents();
   const ctx: EngineContext = {

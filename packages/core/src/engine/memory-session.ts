@@ -34,7 +34,7 @@ export type { MessageInput };
  */
 export type AppendedMessages = StoredMessage[] & { readonly duplicate: boolean };
 
-export interface AppendOptions {
+export interface SessionAppendOptions {
   /** Usage the provider reported for the LLM call that produced these messages. */
   usage?: { inputTokens: number; outputTokens?: number };
   /** Makes a retried append add nothing. Default: a fresh key per call. */
@@ -53,7 +53,7 @@ export interface MemorySession {
   /** Counts the messages once, stores them, then checks the long-term triggers (in the background). */
   append(
     messages: MessageInput | MessageInput[],
-    options?: AppendOptions,
+    options?: SessionAppendOptions,
   ): Promise<AppendedMessages>;
   /**
    * The messages for the next LLM call. `next`: messages the call will end with that are not

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseProfile } from '../config/parse-profile.ts';
 import { InteractionLog } from '../model/interaction-log.ts';
-import { createMemoryStore } from '../store/memory-store.ts';
+import { createInMemoryStore } from '../store/in-memory-store.ts';
 import type { Store } from '../store/store-spec.ts';
 import { createShortTermStrategies } from '../strategies/short-term/from-profile.ts';
 import { selectionMessages, selectWindow } from '../strategies/short-term/short-term-strategy.ts';
@@ -17,7 +17,7 @@ const profile = parseProfile({
 async function filled(
   interactions: number,
 ): Promise<{ store: Store; all: ReturnType<typeof generateConversation> }> {
-  const store = createMemoryStore();
+  const store = createInMemoryStore();
   const system = { id: 'sys', role: 'system' as const, content: 'You are Juno.', createdAt: 0 };
   const all = [system, ...generateConversation({ interactions, seed: 21 })];
   const counted = all.map((m) => withTokenCount(m, counter));

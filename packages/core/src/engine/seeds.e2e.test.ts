@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { seedExamples } from '../config/__fixtures__/seed-examples.ts';
 import { isSummaryMessage, type Message, messageText } from '../model/message.ts';
 import { promptProblems } from '../model/prompt-validity.ts';
-import { createMemoryStore } from '../store/memory-store.ts';
+import { createInMemoryStore } from '../store/in-memory-store.ts';
 import type { SummarizeOptions } from '../summarize/summarizer.ts';
 import { conversation200, replay, turnsOf } from './__fixtures__/replay.ts';
 import { createMemoryEngine, type MemoryEngine } from './memory-engine.ts';
@@ -104,7 +104,7 @@ describe('seed examples end to end (200 interactions with tool calls and errors)
 
   for (const name of ['000 NeuralyzerStrategy', '001 neuralyzer'] as const) {
     it(`${name}: erases everything but the last 5 interactions once past 30, for good`, async () => {
-      const store = createMemoryStore();
+      const store = createInMemoryStore();
       const engine = createMemoryEngine({ profile: seed(name), store });
       const erased: number[] = [];
       engine.on('erased', (e) => erased.push(e.erasedCount));

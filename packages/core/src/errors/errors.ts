@@ -80,26 +80,40 @@ export class MemStoreError extends MemError {
   }
 }
 
-/** A compare-and-swap write lost: the session changed under it. Retry or rebase. */
+/** Which counter a compare-and-swap write was checked against. */
+export type ConflictCounter = 'version' | 'epoch';
+
+/**
+ * A compare-and-swap write lost: the session changed under it. `counter` says which check
+ * failed: `'version'` (a `replace` with `expectedVersion`: any write moved the session; reload and
+ * retry) or `'epoch'` (a `compact`/`erase` planned at `expectedEpoch`: another compaction, erase,
+ * replace or clear rewrote the session; read it again and re-plan).
+ */
 export class MemStoreConflictError extends MemError {
   readonly sessionId: string;
-  readonly expectedVersion: number;
-  readonly actualVersion: number;
+  readonly counter: ConflictCounter;
+  readonly expected: number;
+  readonly actual: number;
 
   constructor(
-    init: { sessionId: string; expectedVersion: number; actualVersion: number },
+    init: { sessionId: string; counter: ConflictCounter; expected: number; actual: number },
     options: MemErrorOptions = {},
   ) {
+    const session = `[mem/store] session ${JSON.stringify(init.sessionId)}`;
     super(
       'MEM_STORE_CONFLICT',
-      `[mem/store] session ${JSON.stringify(init.sessionId)} is at version ${init.actualVersion}, ` +
-        `expected ${init.expectedVersion}: it changed concurrently. Reload and retry.`,
+      init.counter === 'epoch'
+        ? `${session} is at epoch ${init.actual}, expected ${init.expected}: another compaction, ` +
+            'erase, replace or clear rewrote it first. Read the session again and re-plan.'
+        : `${session} is at version ${init.actual}, expected ${init.expected}: it changed ` +
+            'concurrently. Reload and retry.',
       options,
     );
     this.name = 'MemStoreConflictError';
     this.sessionId = init.sessionId;
-    this.expectedVersion = init.expectedVersion;
-    this.actualVersion = init.actualVersion;
+    this.counter = init.counter;
+    this.expected = init.expected;
+    this.actual = init.actual;
   }
 }
 

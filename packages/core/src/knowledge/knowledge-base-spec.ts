@@ -1,6 +1,6 @@
 /**
  * The KnowledgeBase contract, version 1. A spec is types only: core ships an in-memory, lexical
- * implementation (`createMemoryKnowledgeBase`); other backends (SQLite FTS5, vector stores)
+ * implementation (`createInMemoryKnowledgeBase`); other backends (SQLite FTS5, vector stores)
  * implement it in their own packages.
  *
  * Model: a knowledge base holds *collections* (the `collection_id` of a summarizer profile's

@@ -1,30 +1,29 @@
 import { MemStoreConflictError } from '../errors/errors.ts';
 
-/**
- * A compaction or erase planned at `expectedEpoch` lost: another compaction, erase, replace or
- * clear rewrote the session first. `expectedVersion` / `actualVersion` carry the epochs.
- */
+/** A `compact` or `erase` planned at `expectedEpoch` lost to another rewrite of the session. */
 export function epochConflictError(
   sessionId: string,
   expectedEpoch: number,
   actualEpoch: number,
 ): MemStoreConflictError {
-  const error = new MemStoreConflictError({
+  return new MemStoreConflictError({
     sessionId,
-    expectedVersion: expectedEpoch,
-    actualVersion: actualEpoch,
+    counter: 'epoch',
+    expected: expectedEpoch,
+    actual: actualEpoch,
   });
-  error.message =
-    `[mem/store] session ${JSON.stringify(sessionId)} is at epoch ${actualEpoch}, expected ` +
-    `${expectedEpoch}: another compaction, erase, replace or clear won. Read the session again and re-plan.`;
-  return error;
 }
 
-/** A replace with `expectedVersion` lost: the session changed since it was read. */
+/** A `replace` with `expectedVersion` lost: the session changed since it was read. */
 export function versionConflictError(
   sessionId: string,
   expectedVersion: number,
   actualVersion: number,
 ): MemStoreConflictError {
-  return new MemStoreConflictError({ sessionId, expectedVersion, actualVersion });
+  return new MemStoreConflictError({
+    sessionId,
+    counter: 'version',
+    expected: expectedVersion,
+    actual: actualVersion,
+  });
 }

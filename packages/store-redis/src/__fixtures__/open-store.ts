@@ -1,4 +1,4 @@
-import type { Store } from '@mem/core';
+import type { Store } from '@mem/core/backend';
 import { createRedisStore } from '../redis-store.ts';
 
 /**

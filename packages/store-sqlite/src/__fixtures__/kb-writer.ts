@@ -1,5 +1,5 @@
 import { createInterface } from 'node:readline';
-import type { KnowledgeChunk, KnowledgeDeleteFilter } from '@mem/core';
+import type { KnowledgeChunk, KnowledgeDeleteFilter } from '@mem/core/backend';
 import { createSqliteKnowledgeBase } from '../sqlite-knowledge-base.ts';
 
 /*

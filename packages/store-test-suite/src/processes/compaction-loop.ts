@@ -1,4 +1,5 @@
-import { createMemoryEngine, type Store } from '@mem/core';
+import { createMemoryEngine } from '@mem/core';
+import type { Store } from '@mem/core/backend';
 import { onStdinLine, sawStdinLine } from './worker-io.ts';
 
 /**

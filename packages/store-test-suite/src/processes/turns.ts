@@ -1,4 +1,4 @@
-import type { CountedMessage, Message, SessionSnapshot } from '@mem/core';
+import type { CountedMessage, Message, SessionSnapshot } from '@mem/core/backend';
 
 /*
  * The turns the multi-process and crash tests write, and the checks they make afterwards.

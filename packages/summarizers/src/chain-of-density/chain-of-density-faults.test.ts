@@ -1,10 +1,5 @@
-import {
-  MemError,
-  MemSummarizerError,
-  renderTranscript,
-  type SummarizeOptions,
-  type SummarizeUsage,
-} from '@mem/core';
+import { MemError, MemSummarizerError } from '@mem/core';
+import { renderTranscript, type SummarizeOptions, type SummarizeUsage } from '@mem/core/summarize';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type ProviderServer, startProviderServer } from '../__fixtures__/provider-server.ts';

@@ -1,13 +1,12 @@
 import { createOpenAI } from '@ai-sdk/openai';
 import Anthropic from '@anthropic-ai/sdk';
+import { createTokenCounter, MemConfigError } from '@mem/core';
 import {
-  createTokenCounter,
-  MemConfigError,
   renderTranscript,
   runSummarizer,
   type SummarizeOptions,
   type SummarizeUsage,
-} from '@mem/core';
+} from '@mem/core/summarize';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {

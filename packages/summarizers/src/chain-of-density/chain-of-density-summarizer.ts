@@ -1,13 +1,12 @@
+import { MemSummarizerError, MemValidationError } from '@mem/core';
 import {
-  MemSummarizerError,
-  MemValidationError,
   type SummarizeOptions,
   type SummarizeResult,
   type SummarizerObject,
   type SummarizeUsage,
   type SummarySource,
   summarySource,
-} from '@mem/core';
+} from '@mem/core/summarize';
 import type { ChatResponse } from '../chat-model.ts';
 import {
   type ChainOfDensityOptions,

@@ -1,4 +1,4 @@
-import { summarySource } from '@mem/core';
+import { summarySource } from '@mem/core/summarize';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ChatResponse } from '../chat-model.ts';

@@ -1,4 +1,4 @@
-import { checkSummary, type SummarySource } from '@mem/core';
+import { checkSummary, type SummarySource } from '@mem/core/summarize';
 import { z } from 'zod';
 import type { ChatResponse } from '../chat-model.ts';
 import { extractJsonObject } from './extract-json-object.ts';

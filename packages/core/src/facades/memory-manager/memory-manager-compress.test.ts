@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { MemStoreError } from '../../errors/errors.ts';
-import { createMemoryStore } from '../../store/memory-store.ts';
+import { createInMemoryStore } from '../../store/in-memory-store.ts';
 import type { Store } from '../../store/store-spec.ts';
 import { addTurns, gate } from './__fixtures__/turns.ts';
 import { planCompression } from './compression-plan.ts';
@@ -301,7 +301,7 @@ describe('MemoryManager summarization', () => {
 describe('MemoryManager compression failures', () => {
   /** The in-memory store, with compaction failing (a full disk, say). */
   function failingStore(): Store {
-    const store = createMemoryStore();
+    const store = createInMemoryStore();
     return {
       ...store,
       compact: async () => {

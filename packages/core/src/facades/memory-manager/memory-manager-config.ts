@@ -74,7 +74,7 @@ const optionsSchema = z
           (v as { specificationVersion?: unknown }).specificationVersion ===
             STORE_SPECIFICATION_VERSION,
         {
-          message: `expected a Store (specificationVersion "${STORE_SPECIFICATION_VERSION}"), e.g. createMemoryStore()`,
+          message: `expected a Store (specificationVersion "${STORE_SPECIFICATION_VERSION}"), e.g. createInMemoryStore()`,
         },
       )
       .optional(),

@@ -1,7 +1,7 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { MemError } from '../../errors/mem-error.ts';
 import { isValidPrompt } from '../../model/prompt-validity.ts';
-import { createMemoryStore } from '../../store/memory-store.ts';
+import { createInMemoryStore } from '../../store/in-memory-store.ts';
 import { addTurns } from './__fixtures__/turns.ts';
 import type { CompressionResult, MemoryEntry } from './memory-entry.ts';
 import { MemoryManager } from './memory-manager.ts';
@@ -153,7 +153,7 @@ describe('MemoryManager entries', () => {
   });
 
   it('writes to the store it is given', async () => {
-    const store = createMemoryStore();
+    const store = createInMemoryStore();
     const memory = new MemoryManager({ store });
     const entry = await memory.addUserMessage('s', 'persist me');
     expect(memory.store).toBe(store);

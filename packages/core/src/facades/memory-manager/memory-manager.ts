@@ -1,7 +1,7 @@
 import { createMemoryEngine, type MemoryEngine } from '../../engine/memory-engine.ts';
 import type { MessageInput } from '../../engine/memory-session.ts';
 import { MemValidationError } from '../../errors/errors.ts';
-import { createMemoryStore } from '../../store/memory-store.ts';
+import { createInMemoryStore } from '../../store/in-memory-store.ts';
 import type { Store } from '../../store/store-spec.ts';
 import { assertValidSessionId } from '../../store/validate-ids.ts';
 import {
@@ -95,7 +95,7 @@ export class MemoryManager {
     this.now = o.now ?? Date.now;
     this.engine = createMemoryEngine({
       profile: ENGINE_PROFILE,
-      store: o.store ?? createMemoryStore(o.now === undefined ? {} : { now: o.now }),
+      store: o.store ?? createInMemoryStore(o.now === undefined ? {} : { now: o.now }),
       ...(o.summarizeCallback === undefined
         ? {}
         : { summarizer: callbackSummarizer(o.summarizeCallback) }),

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createMemoryStore } from '../../store/memory-store.ts';
+import { createInMemoryStore } from '../../store/in-memory-store.ts';
 import type { MemoryEntry } from './memory-entry.ts';
 import { MemoryManager } from './memory-manager.ts';
 
@@ -110,7 +110,7 @@ describe('exportSession / importSession', () => {
         expect(state.entries.filter((e) => e.type !== 'summary')).toHaveLength(added.length);
         expect(state.totalTokens).toBe(state.entries.reduce((s, e) => s + e.tokenCount, 0));
 
-        const fresh = new MemoryManager({ store: createMemoryStore({ namespace: 'other' }) });
+        const fresh = new MemoryManager({ store: createInMemoryStore({ namespace: 'other' }) });
         await fresh.importSession(state);
         expect(await fresh.exportSession('session-1')).toStrictEqual(state);
         expect(await fresh.getContextForLLM('session-1')).toBe(
@@ -256,7 +256,7 @@ describe('exportSession / importSession', () => {
   });
 
   it('keeps a pinned system prompt written through the store pinned across a round trip', async () => {
-    const store = createMemoryStore();
+    const store = createInMemoryStore();
     await store.append(
       's',
       [{ id: 'sys', role: 'system', content: 'You are terse.', createdAt: 1, tokenCount: 7 }],

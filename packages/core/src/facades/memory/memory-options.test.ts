@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { MemConfigError } from '../../errors/errors.ts';
 import { MemError } from '../../errors/mem-error.ts';
-import { createMemoryStore } from '../../store/memory-store.ts';
+import { createInMemoryStore } from '../../store/in-memory-store.ts';
 import { createTokenCounter } from '../../tokens/token-counter.ts';
 import { Memory } from './memory.ts';
 import { parseMemoryOptions } from './memory-options.ts';
@@ -33,7 +33,7 @@ describe('Memory options', () => {
   });
 
   it('accepts every option', () => {
-    const store = createMemoryStore();
+    const store = createInMemoryStore();
     const tokenCounter = createTokenCounter();
     const summarizer = { summarize: async () => 'short' };
     const o = parseMemoryOptions({

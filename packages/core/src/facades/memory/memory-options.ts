@@ -58,7 +58,7 @@ const storeSchema = z.custom<Store>(
     hasMethods(v, ['append', 'read', 'info', 'compact', 'erase', 'clear']) &&
     (v as { specificationVersion?: unknown }).specificationVersion === STORE_SPECIFICATION_VERSION,
   {
-    message: `expected a Store (specificationVersion "${STORE_SPECIFICATION_VERSION}"), e.g. createMemoryStore()`,
+    message: `expected a Store (specificationVersion "${STORE_SPECIFICATION_VERSION}"), e.g. createInMemoryStore()`,
   },
 );
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { isSummaryMessage, messageText } from '../../model/message.ts';
-import { createMemoryStore } from '../../store/memory-store.ts';
+import { createInMemoryStore } from '../../store/in-memory-store.ts';
 import { createTokenCounter } from '../../tokens/token-counter.ts';
 import { range, summaries, turn, turnNumbers } from './__fixtures__/turns.ts';
 import { Memory } from './memory.ts';
@@ -21,7 +21,7 @@ afterEach(() => {
 describe('Memory strategy "sliding"', () => {
   it('keeps only the newest 10 turns, right after each add, without a warning', async () => {
     const warn = vi.spyOn(process, 'emitWarning').mockImplementation(() => {});
-    const store = createMemoryStore();
+    const store = createInMemoryStore();
     const memory = new Memory({ strategy: 'sliding', store, sessionId: 's' });
     const warnings: unknown[] = [];
     memory.on('warning', (w) => warnings.push(w));
@@ -136,7 +136,7 @@ describe('Memory strategy "auto"', () => {
 describe('Memory strategy "none"', () => {
   it('keeps everything until maxTurns, then the backstop fires with exactly one warning', async () => {
     const warn = vi.spyOn(process, 'emitWarning').mockImplementation(() => {});
-    const store = createMemoryStore();
+    const store = createInMemoryStore();
     const memory = new Memory({ strategy: 'none', maxTurns: 5, store, sessionId: 'n' });
     const warnings: MemoryEvents['warning'][] = [];
     memory.on('warning', (w) => warnings.push(w));

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { isSummaryMessage, type Message, messageText } from '../../model/message.ts';
-import { createMemoryStore } from '../../store/memory-store.ts';
+import { createInMemoryStore } from '../../store/in-memory-store.ts';
 import type { Store } from '../../store/store-spec.ts';
 import type { SummarizeOptions, SummarizerObject } from '../../summarize/summarizer.ts';
 import { gate, range, settlesWithin, turn, turnNumbers } from './__fixtures__/turns.ts';
@@ -30,7 +30,7 @@ describe('Memory compression runs outside the lock', () => {
     async (options) => {
       const slow = gate();
       let calls = 0;
-      const store = createMemoryStore();
+      const store = createInMemoryStore();
       const memory = new Memory({
         ...options,
         store,
@@ -89,7 +89,7 @@ describe('Memory summarizer timeout', () => {
   };
   for (const [name, summarizer] of Object.entries(cases)) {
     it(`an async summarizer that ${name} times out into the extractive fallback`, async () => {
-      const store = createMemoryStore();
+      const store = createInMemoryStore();
       const memory = new Memory({
         strategy: 'summary',
         summarizer,

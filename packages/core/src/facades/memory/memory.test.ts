@@ -1,7 +1,7 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { MemError } from '../../errors/mem-error.ts';
 import { isSummaryMessage } from '../../model/message.ts';
-import { createMemoryStore } from '../../store/memory-store.ts';
+import { createInMemoryStore } from '../../store/in-memory-store.ts';
 import { createTokenCounter } from '../../tokens/token-counter.ts';
 import { range, turn, turnNumbers } from './__fixtures__/turns.ts';
 import { Memory } from './memory.ts';
@@ -81,7 +81,7 @@ describe('Memory.text', () => {
 
 describe('Memory.clear', () => {
   it('wipes turns, summaries and archived originals, in the store too', async () => {
-    const store = createMemoryStore();
+    const store = createInMemoryStore();
     const memory = new Memory({ strategy: 'summary', store, sessionId: 'c' });
     for (const i of range(1, 12)) await memory.add(...turn(i));
     await memory.idle();
@@ -100,7 +100,7 @@ describe('Memory.clear', () => {
 
 describe('Memory persistence through a shared store', () => {
   it('a second Memory with the same store and sessionId sees the turns', async () => {
-    const store = createMemoryStore();
+    const store = createInMemoryStore();
     const first = new Memory({ store, sessionId: 'chat-1' });
     for (const i of range(1, 3)) await first.add(...turn(i));
     const second = new Memory({ store, sessionId: 'chat-1' });
@@ -112,7 +112,7 @@ describe('Memory persistence through a shared store', () => {
   });
 
   it('a reopened summary memory starts from the summary', async () => {
-    const store = createMemoryStore();
+    const store = createInMemoryStore();
     const first = new Memory({ strategy: 'summary', store, sessionId: 's' });
     for (const i of range(1, 11)) await first.add(...turn(i));
     await first.idle();
@@ -178,7 +178,7 @@ describe('Memory events', () => {
   });
 
   it('relays a failed background compression as an error event, history unchanged', async () => {
-    const store = createMemoryStore();
+    const store = createInMemoryStore();
     const failing = { ...store, compact: () => Promise.reject(new Error('disk full')) };
     const memory = new Memory({ strategy: 'summary', store: failing, sessionId: 'e' });
     const errors: unknown[] = [];

@@ -1,4 +1,4 @@
-import type { Message } from '@mem/core';
+import type { Message } from '@mem/core/summarize';
 import type { ProviderRequest } from '../../__fixtures__/provider-server.ts';
 
 /**

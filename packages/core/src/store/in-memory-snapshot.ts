@@ -1,4 +1,4 @@
-import { IDEMPOTENCY_WINDOW, type SessionState, sessionInfo } from './memory-session.ts';
+import { IDEMPOTENCY_WINDOW, type SessionState, sessionInfo } from './in-memory-session.ts';
 import type { SessionSnapshot, StoredMessage } from './store-spec.ts';
 
 /** Archived messages in snapshot order: record by record, oldest record first. */

@@ -11,7 +11,7 @@ import type {
 /** How many applied idempotency keys the in-memory store remembers per session (oldest go first). */
 export const IDEMPOTENCY_WINDOW = 1024;
 
-/** The counters that outlive a `clear` (see `createMemoryStore`). */
+/** The counters that outlive a `clear` (see `createInMemoryStore`). */
 export interface SessionCounters {
   version: number;
   epoch: number;

@@ -4,6 +4,10 @@ import { Bm25Index } from './bm25-index.ts';
 import { deleteMatcher } from './delete-matcher.ts';
 import { embedTexts } from './embed-texts.ts';
 import {
+  checkMemoryKnowledgeBaseOptions,
+  type InMemoryKnowledgeBaseOptions,
+} from './in-memory-knowledge-base-options.ts';
+import {
   KNOWLEDGE_BASE_SPECIFICATION_VERSION,
   type KnowledgeBase,
   type KnowledgeChunk,
@@ -13,10 +17,6 @@ import {
   type KnowledgeSearchOptions,
   searchableText,
 } from './knowledge-base-spec.ts';
-import {
-  checkMemoryKnowledgeBaseOptions,
-  type MemoryKnowledgeBaseOptions,
-} from './memory-knowledge-base-options.ts';
 import {
   parseChunks,
   parseCountFilter,
@@ -53,7 +53,9 @@ const LABEL = 'mem/knowledge';
  *   (or whose embedding fails) changes nothing.
  * - Everything returned is a copy, and nothing stored aliases the caller's objects.
  */
-export function createMemoryKnowledgeBase(options: MemoryKnowledgeBaseOptions = {}): KnowledgeBase {
+export function createInMemoryKnowledgeBase(
+  options: InMemoryKnowledgeBaseOptions = {},
+): KnowledgeBase {
   const { namespace, embedder, retrieval, rrfK, minSimilarity } =
     checkMemoryKnowledgeBaseOptions(options);
   const collections = new Map<string, Collection>();
@@ -62,7 +64,7 @@ export function createMemoryKnowledgeBase(options: MemoryKnowledgeBaseOptions = 
   const assertOpen = (): void => {
     if (closed) {
       throw new MemStoreError(
-        '[mem/knowledge] this knowledge base is closed; create a new one with createMemoryKnowledgeBase().',
+        '[mem/knowledge] this knowledge base is closed; create a new one with createInMemoryKnowledgeBase().',
       );
     }
   };

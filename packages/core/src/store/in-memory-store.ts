@@ -1,8 +1,6 @@
 import { MemStoreError } from '../errors/errors.ts';
-import { copyJsonValue } from './json-value.ts';
-import { decodeListCursor, encodeListCursor, indexAfterId } from './list-cursor.ts';
-import { type MemoryEntry, memoryNamespace } from './memory-backend.ts';
-import { compactSession, eraseSession, replaceSession } from './memory-rewrite.ts';
+import { type InMemoryEntry, inMemoryNamespace } from './in-memory-backend.ts';
+import { compactSession, eraseSession, replaceSession } from './in-memory-rewrite.ts';
 import {
   appendToSession,
   assertNewIds,
@@ -11,9 +9,11 @@ import {
   type SessionCounters,
   type SessionState,
   sessionInfo,
-} from './memory-session.ts';
-import { snapshotOf, stateFromSnapshot } from './memory-snapshot.ts';
-import { checkMemoryStoreOptions, type MemoryStoreOptions } from './memory-store-options.ts';
+} from './in-memory-session.ts';
+import { snapshotOf, stateFromSnapshot } from './in-memory-snapshot.ts';
+import { checkMemoryStoreOptions, type InMemoryStoreOptions } from './in-memory-store-options.ts';
+import { copyJsonValue } from './json-value.ts';
+import { decodeListCursor, encodeListCursor, indexAfterId } from './list-cursor.ts';
 import { parseSessionSnapshot } from './parse-session-snapshot.ts';
 import {
   parseCompactInput,
@@ -29,8 +29,8 @@ import { epochConflictError, versionConflictError } from './store-conflict.ts';
 import { STORE_SPECIFICATION_VERSION, type Store } from './store-spec.ts';
 import { assertValidSessionId } from './validate-ids.ts';
 
-export { createMemoryBackend, type MemoryBackend } from './memory-backend.ts';
-export type { MemoryStoreOptions } from './memory-store-options.ts';
+export { createInMemoryBackend, type InMemoryBackend } from './in-memory-backend.ts';
+export type { InMemoryStoreOptions } from './in-memory-store-options.ts';
 
 const DEFAULT_LIST_LIMIT = 100;
 
@@ -72,15 +72,15 @@ const DEFAULT_LIST_LIMIT = 100;
  * - Everything returned is a copy, and nothing stored aliases the caller's objects.
  * - Reads binary-search the seq-sorted active log, so `from: 'end'` + `limit` costs O(limit).
  */
-export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
+export function createInMemoryStore(options: InMemoryStoreOptions = {}): Store {
   const { namespace, ttlMs, backend, now } = checkMemoryStoreOptions(options);
-  const data = memoryNamespace(backend, namespace);
+  const data = inMemoryNamespace(backend, namespace);
   let closed = false;
 
   const assertOpen = (): void => {
     if (closed) {
       throw new MemStoreError(
-        '[mem/memory] this store is closed; create a new one with createMemoryStore().',
+        '[mem/memory] this store is closed; create a new one with createInMemoryStore().',
       );
     }
   };
@@ -89,7 +89,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
     assertOpen();
     return now();
   };
-  const entry = (sessionId: string, at: number): MemoryEntry | undefined => {
+  const entry = (sessionId: string, at: number): InMemoryEntry | undefined => {
     const found = data.sessions.get(sessionId);
     if (found !== undefined && found.expiresAt !== undefined && at >= found.expiresAt) {
       data.sessions.delete(sessionId);
@@ -101,7 +101,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
     const found = entry(sessionId, at);
     return found?.kind === 'live' ? found.state : undefined;
   };
-  const counters = (found: MemoryEntry | undefined): SessionCounters => {
+  const counters = (found: InMemoryEntry | undefined): SessionCounters => {
     if (found === undefined) return { version: 0, epoch: 0, lastSeq: 0 };
     const { version, epoch, lastSeq } = found.kind === 'live' ? found.state : found;
     return { version, epoch, lastSeq };
@@ -112,7 +112,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
     if (found?.kind === 'live') return found.state;
     return createSessionState(sessionId, counters(found), at);
   };
-  const commit = (sessionId: string, value: MemoryEntry, at: number): void => {
+  const commit = (sessionId: string, value: InMemoryEntry, at: number): void => {
     data.sessions.set(sessionId, value);
     if (ttlMs !== undefined && at - data.lastSweepAt >= ttlMs) sweep(at);
   };

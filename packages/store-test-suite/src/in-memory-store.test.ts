@@ -1,15 +1,15 @@
-import { createMemoryBackend, createMemoryStore } from '@mem/core';
+import { createInMemoryBackend, createInMemoryStore } from '@mem/core';
 import { runStoreTests } from './run-store-tests.ts';
 
 // One backend for every namespace, so the namespace tests prove isolation on shared data.
-const backend = createMemoryBackend();
+const backend = createInMemoryBackend();
 let clock = Date.now();
 
-runStoreTests('memory', ({ namespace }) => createMemoryStore({ namespace, backend }), {
+runStoreTests('memory', ({ namespace }) => createInMemoryStore({ namespace, backend }), {
   ttl: {
     ttlMs: 60_000,
     create: ({ namespace, ttlMs }) =>
-      createMemoryStore({ namespace, ttlMs, backend, now: () => clock }),
+      createInMemoryStore({ namespace, ttlMs, backend, now: () => clock }),
     advance: async (ms) => {
       clock += ms;
     },

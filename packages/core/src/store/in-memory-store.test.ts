@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { MemConfigError } from '../errors/errors.ts';
 import { MemError } from '../errors/mem-error.ts';
 import type { CountedMessage } from '../model/message.ts';
-import { IDEMPOTENCY_WINDOW } from './memory-session.ts';
-import { createMemoryBackend, createMemoryStore } from './memory-store.ts';
+import { IDEMPOTENCY_WINDOW } from './in-memory-session.ts';
+import { createInMemoryBackend, createInMemoryStore } from './in-memory-store.ts';
 import type { SessionSnapshot, Store } from './store-spec.ts';
 
 let n = 0;
@@ -50,20 +50,20 @@ function summaryInput(store: Store, sessionId: string, throughSeq: number, id: s
   });
 }
 
-describe('createMemoryStore', () => {
+describe('createInMemoryStore', () => {
   it('defaults to the "default" namespace, a private backend and no durability', async () => {
-    const store = createMemoryStore();
+    const store = createInMemoryStore();
     expect(store.namespace).toBe('default');
     expect(store.specificationVersion).toBe('mem.store.v1');
     expect(store.capabilities).toStrictEqual({ ttl: true, multiProcess: false, durable: false });
     await store.append('s', [message()], { idempotencyKey: 'k' });
-    expect(await createMemoryStore().info('s')).toBeNull();
+    expect(await createInMemoryStore().info('s')).toBeNull();
   });
 
   it('lists every bad option in one MemConfigError', () => {
     let error: unknown;
     try {
-      createMemoryStore({
+      createInMemoryStore({
         namespace: 'has space',
         ttlMs: -1,
         backend: {} as never,
@@ -82,11 +82,11 @@ describe('createMemoryStore', () => {
   });
 
   it('shares a backend between stores; namespaces stay apart; close is per store', async () => {
-    const backend = createMemoryBackend();
+    const backend = createInMemoryBackend();
     const [a1, a2, b] = [
-      createMemoryStore({ backend, namespace: 'a' }),
-      createMemoryStore({ backend, namespace: 'a' }),
-      createMemoryStore({ backend, namespace: 'b' }),
+      createInMemoryStore({ backend, namespace: 'a' }),
+      createInMemoryStore({ backend, namespace: 'a' }),
+      createInMemoryStore({ backend, namespace: 'b' }),
     ];
     await a1.append('s', [message()], { idempotencyKey: 'k' });
     expect((await a2.read('s')).messages).toHaveLength(1);
@@ -98,7 +98,7 @@ describe('createMemoryStore', () => {
 
   it('stamps createdAt and updatedAt with the injected clock', async () => {
     let clock = 1_000;
-    const store = createMemoryStore({ now: () => clock });
+    const store = createInMemoryStore({ now: () => clock });
     await store.append('s', [message()], { idempotencyKey: 'a' });
     clock = 2_500;
     await store.append('s', [message()], { idempotencyKey: 'b' });
@@ -106,7 +106,7 @@ describe('createMemoryStore', () => {
   });
 
   it(`remembers exactly the last ${IDEMPOTENCY_WINDOW} keys, so memory stays bounded`, async () => {
-    const store = createMemoryStore();
+    const store = createInMemoryStore();
     for (let i = 0; i <= IDEMPOTENCY_WINDOW; i++) {
       await store.append('s', [message()], { idempotencyKey: `k${i}` });
     }
@@ -117,7 +117,7 @@ describe('createMemoryStore', () => {
   });
 
   it('keeps an own __proto__ metadata key as data', async () => {
-    const store = createMemoryStore();
+    const store = createInMemoryStore();
     const metadata = JSON.parse('{"__proto__": {"admin": true}, "ok": 1}') as Record<
       string,
       unknown
@@ -129,7 +129,7 @@ describe('createMemoryStore', () => {
   });
 
   it('names the bad path and lists every problem in a validation error', async () => {
-    const store = createMemoryStore();
+    const store = createInMemoryStore();
     const bad = { ...message(), tokenCount: -1, role: 'bot' } as unknown as CountedMessage;
     const error = await rejection(store.append('s', [message(), bad], { idempotencyKey: 'k' }));
     expect(error.code).toBe('MEM_VALIDATION');
@@ -139,7 +139,7 @@ describe('createMemoryStore', () => {
   });
 
   it('reports epoch conflicts as epochs', async () => {
-    const store = createMemoryStore();
+    const store = createInMemoryStore();
     await store.append('s', [message(), message(), message()], { idempotencyKey: 'k' });
     const plan = await summaryInput(store, 's', 2, 'sum-1');
     await store.erase('s', { expectedEpoch: 0, throughSeq: 1 });
@@ -150,9 +150,9 @@ describe('createMemoryStore', () => {
 
   it('expires sessions and cleared counters for every store of the namespace', async () => {
     let clock = 0;
-    const backend = createMemoryBackend();
-    const withTtl = createMemoryStore({ backend, ttlMs: 100, now: () => clock });
-    const withoutTtl = createMemoryStore({ backend, now: () => clock });
+    const backend = createInMemoryBackend();
+    const withTtl = createInMemoryStore({ backend, ttlMs: 100, now: () => clock });
+    const withoutTtl = createInMemoryStore({ backend, now: () => clock });
     await withTtl.append('s', [message(), message()], { idempotencyKey: 'k' });
     await withTtl.clear('s');
     clock = 50;
@@ -167,18 +167,18 @@ describe('createMemoryStore', () => {
 
   it('sweeps expired sessions out of the backend', async () => {
     let clock = 0;
-    const backend = createMemoryBackend();
-    const store = createMemoryStore({ backend, ttlMs: 10, now: () => clock });
+    const backend = createInMemoryBackend();
+    const store = createInMemoryStore({ backend, ttlMs: 10, now: () => clock });
     for (let i = 0; i < 5; i++) await store.append(`s${i}`, [message()], { idempotencyKey: 'k' });
     clock = 100;
     await store.append('late', [message()], { idempotencyKey: 'k' });
     // A clock still at 0 would see the old sessions as alive, had they not been swept.
-    const stillAtZero = createMemoryStore({ backend, now: () => 0 });
+    const stillAtZero = createInMemoryStore({ backend, now: () => 0 });
     expect((await stillAtZero.list()).sessionIds).toStrictEqual(['late']);
   });
 
   it('keeps only the newest keys of an imported snapshot', async () => {
-    const store = createMemoryStore();
+    const store = createInMemoryStore();
     await store.append('s', [message()], { idempotencyKey: 'k' });
     const snapshot = (await store.export('s'))!;
     const keys = Array.from({ length: IDEMPOTENCY_WINDOW + 5 }, (_, i) => ({
@@ -195,13 +195,13 @@ describe('createMemoryStore', () => {
   });
 
   it('validates the session id of an import before the snapshot', async () => {
-    const store = createMemoryStore();
+    const store = createInMemoryStore();
     const error = await rejection(store.import({ sessionId: '' } as SessionSnapshot));
     expect((error as { field?: string }).field).toBe('sessionId');
   });
 
   it('pages list cursors through unicode ids in code-unit order', async () => {
-    const store = createMemoryStore();
+    const store = createInMemoryStore();
     const ids = ['b', 'a', '😀', 'é', 'Z', '{x}'];
     for (const id of ids) await store.append(id, [message()], { idempotencyKey: 'k' });
     const first = await store.list({ limit: 4 });

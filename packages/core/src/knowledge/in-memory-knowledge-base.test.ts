@@ -2,26 +2,26 @@ import { describe, expect, it } from 'vitest';
 import type { MemConfigError } from '../errors/errors.ts';
 import { createWordVectorEmbedder } from '../testing/word-vector-embedder.ts';
 import { chunk } from './__fixtures__/knowledge-chunks.ts';
-import { createMemoryKnowledgeBase } from './memory-knowledge-base.ts';
+import { createInMemoryKnowledgeBase } from './in-memory-knowledge-base.ts';
 
 // The KnowledgeBase behaviours are checked by the conformance suite, which runs against this
-// backend in @mem/store-test-suite (src/memory-knowledge-base.test.ts); here only what is
+// backend in @mem/store-test-suite (src/in-memory-knowledge-base.test.ts); here only what is
 // particular to the in-memory knowledge base.
 
 const COLLECTION = 'session-memory';
 
-describe('createMemoryKnowledgeBase', () => {
+describe('createInMemoryKnowledgeBase', () => {
   it('declares lexical, non-durable capabilities and namespace "default" unless given', () => {
-    const kb = createMemoryKnowledgeBase({ namespace: 'tenant_a' });
+    const kb = createInMemoryKnowledgeBase({ namespace: 'tenant_a' });
     expect(kb.capabilities).toEqual({ lexical: true, semantic: false, durable: false });
     expect(kb.namespace).toBe('tenant_a');
-    expect(createMemoryKnowledgeBase().namespace).toBe('default');
+    expect(createInMemoryKnowledgeBase().namespace).toBe('default');
   });
 
   it('rejects a bad namespace with a config error', () => {
     const error = (() => {
       try {
-        createMemoryKnowledgeBase({ namespace: 'a b' });
+        createInMemoryKnowledgeBase({ namespace: 'a b' });
       } catch (e) {
         return e as MemConfigError;
       }
@@ -32,16 +32,16 @@ describe('createMemoryKnowledgeBase', () => {
   });
 
   it('keeps the data of each instance to itself, even on the same namespace', async () => {
-    const kb = createMemoryKnowledgeBase();
+    const kb = createInMemoryKnowledgeBase();
     await kb.add(COLLECTION, [chunk('x:0', 'Invoice one')]);
-    const second = createMemoryKnowledgeBase();
+    const second = createInMemoryKnowledgeBase();
     expect(await second.count(COLLECTION)).toBe(0);
     expect(await second.search(COLLECTION, 'invoice', { topK: 5 })).toEqual([]);
     expect(await kb.count(COLLECTION)).toBe(1);
   });
 
   it('breaks equal scores by the newer chunk, then the smaller id', async () => {
-    const kb = createMemoryKnowledgeBase();
+    const kb = createInMemoryKnowledgeBase();
     await kb.add(COLLECTION, [
       chunk('tie:b', 'zebra crossing', { createdAt: 5 }),
       chunk('tie:a', 'zebra crossing', { createdAt: 5 }),
@@ -54,7 +54,7 @@ describe('createMemoryKnowledgeBase', () => {
   it('declares semantic capabilities by retrieval mode with an embedder; hybrid is the default', () => {
     const embedder = createWordVectorEmbedder();
     const caps = (retrieval?: 'lexical' | 'semantic' | 'hybrid') =>
-      createMemoryKnowledgeBase({ embedder, ...(retrieval && { retrieval }) }).capabilities;
+      createInMemoryKnowledgeBase({ embedder, ...(retrieval && { retrieval }) }).capabilities;
     expect(caps()).toEqual({ lexical: true, semantic: true, durable: false });
     expect(caps('semantic')).toEqual({ lexical: false, semantic: true, durable: false });
     expect(caps('lexical')).toEqual({ lexical: true, semantic: false, durable: false });
@@ -62,7 +62,7 @@ describe('createMemoryKnowledgeBase', () => {
 
   it('does not call the embedder in lexical mode, whose vectors nothing would read', async () => {
     const embedder = createWordVectorEmbedder();
-    const kb = createMemoryKnowledgeBase({ embedder, retrieval: 'lexical' });
+    const kb = createInMemoryKnowledgeBase({ embedder, retrieval: 'lexical' });
     await kb.add(COLLECTION, [chunk('a', 'invoice refund')]);
     expect((await kb.search(COLLECTION, 'refund', { topK: 1 })).map((h) => h.chunk.id)).toEqual([
       'a',
@@ -73,14 +73,14 @@ describe('createMemoryKnowledgeBase', () => {
   it('lists every bad option in one config error', () => {
     expect.assertions(2);
     try {
-      createMemoryKnowledgeBase({
+      createInMemoryKnowledgeBase({
         namespace: 'a b',
         retrieval: 'semantic',
         rrfK: -1,
         minSimilarity: 2,
       });
     } catch (error) {
-      expect((error as MemConfigError).message).toContain('createMemoryKnowledgeBase options');
+      expect((error as MemConfigError).message).toContain('createInMemoryKnowledgeBase options');
       expect((error as MemConfigError).issues.map((i) => i.path)).toEqual([
         'namespace',
         'embedder',
@@ -91,9 +91,9 @@ describe('createMemoryKnowledgeBase', () => {
   });
 
   it('rejects an add whose knowledge base is closed while the embedder runs', async () => {
-    let kb = createMemoryKnowledgeBase();
+    let kb = createInMemoryKnowledgeBase();
     const embedder = createWordVectorEmbedder({ onEmbed: () => void kb.close() });
-    kb = createMemoryKnowledgeBase({ embedder });
+    kb = createInMemoryKnowledgeBase({ embedder });
     await expect(kb.add(COLLECTION, [chunk('a', 'invoice')])).rejects.toMatchObject({
       code: 'MEM_STORE',
     });

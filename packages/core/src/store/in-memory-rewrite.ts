@@ -1,6 +1,6 @@
 import { MemValidationError } from '../errors/errors.ts';
 import type { CountedMessage } from '../model/message.ts';
-import { type SessionState, sumTokens, touch } from './memory-session.ts';
+import { type SessionState, sumTokens, touch } from './in-memory-session.ts';
 import { indexAfterSeq } from './seq-range.ts';
 import type {
   AppendResult,

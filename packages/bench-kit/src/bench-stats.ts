@@ -13,7 +13,7 @@ export interface BenchSummary {
 }
 
 /** Median, p90 and mean of per-call samples given in nanoseconds, as microseconds. */
-export function summarize(samplesNs: readonly number[]): BenchSummary {
+export function summarizeSamples(samplesNs: readonly number[]): BenchSummary {
   const sorted = [...samplesNs].sort((a, b) => a - b);
   const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
   const mean = sorted.reduce((s, v) => s + v, 0) / Math.max(1, sorted.length);

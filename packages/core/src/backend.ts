@@ -1,0 +1,111 @@
+/**
+ * `@mem/core/backend`, for authors of a Store, KnowledgeBase or Embedder: the specifications and
+ * their versions, the input parsers every backend runs before touching data, batch encoding,
+ * cursors, id checks, conflict errors, text analysis and ranking shared with the in-memory
+ * implementations. Run `@mem/store-test-suite` against what you build.
+ */
+export type { ConflictCounter } from './errors/errors.ts';
+export type { AnalyzeOptions } from './knowledge/analyze-text.ts';
+export { analyzeText, normalizeText, STOPWORDS } from './knowledge/analyze-text.ts';
+export type { IndexedChunk, ScoredChunk } from './knowledge/bm25-index.ts';
+export { Bm25Index } from './knowledge/bm25-index.ts';
+export { keepsSimilarity, normalizeVector } from './knowledge/cosine.ts';
+export { embedTexts } from './knowledge/embed-texts.ts';
+export type { Embedder, EmbedOptions, EmbedResult } from './knowledge/embedder-spec.ts';
+export { EMBEDDER_SPECIFICATION_VERSION } from './knowledge/embedder-spec.ts';
+export type {
+  KnowledgeBase,
+  KnowledgeBaseCapabilities,
+  KnowledgeChunk,
+  KnowledgeChunkMetadata,
+  KnowledgeCountFilter,
+  KnowledgeDeleteFilter,
+  KnowledgeHit,
+  KnowledgeSearchOptions,
+} from './knowledge/knowledge-base-spec.ts';
+export {
+  KNOWLEDGE_BASE_SPECIFICATION_VERSION,
+  searchableText,
+} from './knowledge/knowledge-base-spec.ts';
+export {
+  parseChunks,
+  parseCountFilter,
+  parseDeleteFilter,
+  parseQuery,
+  parseSearchOptions,
+} from './knowledge/parse-knowledge-input.ts';
+export type { ScoredHit } from './knowledge/rank-hits.ts';
+export {
+  candidateDepth,
+  fuseHits,
+  keyByChunk,
+  newerFirst,
+  rankHits,
+} from './knowledge/rank-hits.ts';
+export type { Ranked } from './knowledge/reciprocal-rank-fusion.ts';
+export { reciprocalRankFusion } from './knowledge/reciprocal-rank-fusion.ts';
+export type {
+  CheckedRetrievalOptions,
+  KnowledgeRetrieval,
+  RetrievalOptions,
+} from './knowledge/retrieval-options.ts';
+export { checkRetrievalOptions, embedderIssues } from './knowledge/retrieval-options.ts';
+export {
+  assertValidCollectionId,
+  MAX_COLLECTION_ID_LENGTH,
+} from './knowledge/validate-collection-id.ts';
+export type { CountedMessage, Message } from './model/message.ts';
+export { isSummaryMessage, messageText } from './model/message.ts';
+export { contentPartSchema, messageSchema, toolCallSchema } from './model/message-schema.ts';
+export { promptProblems } from './model/prompt-validity.ts';
+export type { EncodedMessage } from './store/encode-message-batch.ts';
+export {
+  encodeCountedMessage,
+  encodeMessageBatch,
+  readIdempotencyKey,
+} from './store/encode-message-batch.ts';
+export { decodeListCursor, encodeListCursor } from './store/list-cursor.ts';
+export { parseSessionSnapshot } from './store/parse-session-snapshot.ts';
+export {
+  parseCompactInput,
+  parseCountedMessages,
+  parseEraseInput,
+  parseIdempotencyKey,
+  parseListOptions,
+  parseReadOptions,
+  parseReplaceInput,
+} from './store/parse-store-input.ts';
+export { epochConflictError, versionConflictError } from './store/store-conflict.ts';
+export {
+  MAX_IDEMPOTENCY_KEY_LENGTH,
+  MAX_JSON_DEPTH,
+  MAX_MESSAGE_TOKENS,
+} from './store/store-limits.ts';
+export type {
+  AppendOptions,
+  AppendResult,
+  CompactInput,
+  CompactResult,
+  EraseInput,
+  EraseResult,
+  IdempotencyRecord,
+  ListOptions,
+  ListResult,
+  ReadOptions,
+  ReadResult,
+  ReplaceInput,
+  SessionInfo,
+  SessionSnapshot,
+  Store,
+  StoreCapabilities,
+  StoredMessage,
+  SummaryRecord,
+} from './store/store-spec.ts';
+export { STORE_SPECIFICATION_VERSION } from './store/store-spec.ts';
+export { isStoredMessageShape, isSummaryRecordShape } from './store/stored-shape.ts';
+export {
+  assertValidNamespace,
+  assertValidSessionId,
+  MAX_SESSION_ID_LENGTH,
+  namespaceOption,
+} from './store/validate-ids.ts';
