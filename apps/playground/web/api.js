@@ -17,7 +17,7 @@ export class ApiError extends Error {
 
 /**
  * @param {string} path
- * @param {{ body?: unknown, signal?: AbortSignal }} [options]
+ * @param {{ body?: unknown, signal?: AbortSignal | undefined }} [options]
  */
 async function call(path, options = {}) {
   /** @type {RequestInit} */
