@@ -1,4 +1,5 @@
 import type { MemConditionError } from '../errors/errors.ts';
+import type { PayloadEvents, TypedEmitter } from '../events/typed-emitter.ts';
 import type { SummaryRecord } from '../store/store-spec.ts';
 import type { FallbackReason } from '../summarize/run-summarizer.ts';
 
@@ -10,7 +11,8 @@ export interface MemoryEngineEvents {
   /** A long-term strategy's trigger fired. */
   triggered: {
     sessionId: string;
-    strategy: 'summarizer' | 'neuralyzer';
+    /** The strategy's `long_term_memory_id`: `summarizer`, `neuralyzer` or one you registered. */
+    strategy: string;
     /** Position of the strategy in the profile's `long_term_memory_strategy`. */
     strategyIndex: number;
     reasons: string[];
@@ -48,38 +50,9 @@ export interface MemoryEngineEvents {
 }
 
 export type MemoryEngineEvent = keyof MemoryEngineEvents;
-type Listener<E extends MemoryEngineEvent> = (payload: MemoryEngineEvents[E]) => void;
 
-/** A tiny typed event emitter; a throwing listener is isolated from the engine and the others. */
-export class EngineEvents {
-  private readonly listeners = new Map<MemoryEngineEvent, Set<Listener<never>>>();
-
-  on<E extends MemoryEngineEvent>(event: E, listener: Listener<E>): () => void {
-    let set = this.listeners.get(event);
-    if (set === undefined) {
-      set = new Set();
-      this.listeners.set(event, set);
-    }
-    set.add(listener as Listener<never>);
-    return () => this.off(event, listener);
-  }
-
-  off<E extends MemoryEngineEvent>(event: E, listener: Listener<E>): void {
-    this.listeners.get(event)?.delete(listener as Listener<never>);
-  }
-
-  emit<E extends MemoryEngineEvent>(event: E, payload: MemoryEngineEvents[E]): void {
-    const set = this.listeners.get(event);
-    if (set === undefined) return;
-    for (const listener of set) {
-      try {
-        (listener as Listener<E>)(payload);
-      } catch {
-        // A listener's failure must never change what the engine does.
-      }
-    }
-  }
-}
+/** The engine's emitter: each listener takes one payload and never breaks the engine. */
+export type EngineEvents = TypedEmitter<PayloadEvents<MemoryEngineEvents>>;
 
 /**
  * Emits `condition:error` once per condition and message: a trigger re-checks the open

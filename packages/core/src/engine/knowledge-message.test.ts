@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseProfile } from '../config/parse-profile.ts';
+import { TypedEmitter } from '../events/typed-emitter.ts';
 import type { KnowledgeHit } from '../knowledge/knowledge-base-spec.ts';
 import { createInMemoryStore } from '../store/in-memory-store.ts';
 import { createTokenCounter } from '../tokens/token-counter.ts';
 import type { EngineContext } from './engine-context.ts';
-import { EngineEvents } from './engine-events.ts';
 import { isRepeat, knowledgeMessage, knowledgeRoom } from './knowledge-message.ts';
 
 const counter = createTokenCounter();
@@ -16,7 +16,7 @@ const ctx: EngineContext = {
   summarizerTimeoutMs: null,
   knowledgeBase: undefined,
   counter,
-  events: new EngineEvents(),
+  events: new TypedEmitter(),
   compressionRatio: 0.3,
   maxSummaryTokens: 2000,
   now: () => 0,

@@ -1,5 +1,6 @@
 import { type MemoryProfile, parseProfile } from '../config/parse-profile.ts';
 import { MemValidationError } from '../errors/errors.ts';
+import { TypedEmitter } from '../events/typed-emitter.ts';
 import { createInMemoryKnowledgeBase } from '../knowledge/in-memory-knowledge-base.ts';
 import type { KnowledgeBase } from '../knowledge/knowledge-base-spec.ts';
 import { createInMemoryStore } from '../store/in-memory-store.ts';
@@ -13,7 +14,7 @@ import { createTokenCounter, type TokenCounter } from '../tokens/token-counter.t
 import type { EngineContext } from './engine-context.ts';
 import {
   conditionErrorReporter,
-  EngineEvents,
+  type EngineEvents,
   type MemoryEngineEvent,
   type MemoryEngineEvents,
 } from './engine-events.ts';
@@ -113,7 +114,7 @@ export function createMemoryEngine(options: MemoryEngineOptions): MemoryEngine {
   const knowledgeBase =
     options.knowledgeBase ?? (wantsKnowledge ? createInMemoryKnowledgeBase() : undefined);
   const counter = options.tokenCounter ?? createTokenCounter();
-  const events = new EngineEvents();
+  const events: EngineEvents = new TypedEmitter();
   const ctx: EngineContext = {
     profile,
     store: working,

@@ -20,31 +20,3 @@ export type MemoryManagerEvent = keyof MemoryManagerEvents;
 export type MemoryManagerListener<E extends MemoryManagerEvent> = (
   ...args: MemoryManagerEvents[E]
 ) => void;
-
-/** A typed emitter; a throwing listener never breaks the manager or the other listeners. */
-export class MemoryManagerEmitter {
-  private readonly listeners = new Map<MemoryManagerEvent, Set<MemoryManagerListener<never>>>();
-
-  on<E extends MemoryManagerEvent>(event: E, listener: MemoryManagerListener<E>): () => void {
-    const set = this.listeners.get(event) ?? new Set();
-    this.listeners.set(event, set);
-    set.add(listener as MemoryManagerListener<never>);
-    return () => this.off(event, listener);
-  }
-
-  off<E extends MemoryManagerEvent>(event: E, listener: MemoryManagerListener<E>): void {
-    this.listeners.get(event)?.delete(listener as MemoryManagerListener<never>);
-  }
-
-  emit<E extends MemoryManagerEvent>(event: E, ...args: MemoryManagerEvents[E]): void {
-    const set = this.listeners.get(event);
-    if (set === undefined) return;
-    for (const listener of [...set]) {
-      try {
-        (listener as MemoryManagerListener<E>)(...args);
-      } catch {
-        // A listener's failure must never change what the manager does.
-      }
-    }
-  }
-}

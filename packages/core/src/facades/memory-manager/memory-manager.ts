@@ -1,6 +1,7 @@
 import { createMemoryEngine, type MemoryEngine } from '../../engine/memory-engine.ts';
 import type { MessageInput } from '../../engine/memory-session.ts';
 import { MemValidationError } from '../../errors/errors.ts';
+import { TypedEmitter } from '../../events/typed-emitter.ts';
 import { createInMemoryStore } from '../../store/in-memory-store.ts';
 import type { Store } from '../../store/store-spec.ts';
 import { assertValidSessionId } from '../../store/validate-ids.ts';
@@ -31,10 +32,10 @@ import {
   parseMemoryManagerOptions,
   type SummarizeCallback,
 } from './memory-manager-config.ts';
-import {
-  MemoryManagerEmitter,
-  type MemoryManagerEvent,
-  type MemoryManagerListener,
+import type {
+  MemoryManagerEvent,
+  MemoryManagerEvents,
+  MemoryManagerListener,
 } from './memory-manager-events.ts';
 import { SessionCompressor } from './session-compressor.ts';
 import { stateOfSnapshot, statsOf } from './session-export.ts';
@@ -84,7 +85,7 @@ export class MemoryManager {
   private config: MemoryConfig;
   private readonly engine: MemoryEngine;
   private readonly now: () => number;
-  private readonly events = new MemoryManagerEmitter();
+  private readonly events = new TypedEmitter<MemoryManagerEvents>();
   private readonly adds = new KeyedQueue();
   private readonly compressor: SessionCompressor;
 

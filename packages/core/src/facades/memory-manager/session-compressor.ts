@@ -1,10 +1,11 @@
 import type { MemoryEngineEvents } from '../../engine/engine-events.ts';
 import type { MemoryEngine } from '../../engine/memory-engine.ts';
+import type { TypedEmitter } from '../../events/typed-emitter.ts';
 import { planCompression } from './compression-plan.ts';
 import { KeyedQueue } from './keyed-queue.ts';
 import type { CompressionResult } from './memory-entry.ts';
 import type { MemoryConfig } from './memory-manager-config.ts';
-import type { MemoryManagerEmitter } from './memory-manager-events.ts';
+import type { MemoryManagerEvents } from './memory-manager-events.ts';
 import { summaryOf } from './session-export.ts';
 
 /**
@@ -20,7 +21,7 @@ export class SessionCompressor {
   constructor(
     private readonly engine: MemoryEngine,
     private readonly config: () => MemoryConfig,
-    private readonly events: MemoryManagerEmitter,
+    private readonly events: TypedEmitter<MemoryManagerEvents>,
   ) {
     engine.on('compacted', (e) => this.compacted.set(e.sessionId, e));
   }

@@ -20,31 +20,3 @@ export interface MemoryEvents {
 
 export type MemoryEvent = keyof MemoryEvents;
 export type MemoryListener<E extends MemoryEvent> = (payload: MemoryEvents[E]) => void;
-
-/** A typed emitter; a throwing listener never breaks the memory or the other listeners. */
-export class MemoryEmitter {
-  private readonly listeners = new Map<MemoryEvent, Set<MemoryListener<never>>>();
-
-  /** Adds a listener; returns a function that removes it. */
-  on<E extends MemoryEvent>(event: E, listener: MemoryListener<E>): () => void {
-    const set = this.listeners.get(event) ?? new Set();
-    this.listeners.set(event, set);
-    const entry = listener as MemoryListener<never>;
-    set.add(entry);
-    return () => {
-      set.delete(entry);
-    };
-  }
-
-  emit<E extends MemoryEvent>(event: E, payload: MemoryEvents[E]): void {
-    const set = this.listeners.get(event);
-    if (set === undefined) return;
-    for (const listener of [...set]) {
-      try {
-        (listener as MemoryListener<E>)(payload);
-      } catch {
-        // A listener's failure must never change what the memory does.
-      }
-    }
-  }
-}

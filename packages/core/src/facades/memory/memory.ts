@@ -1,8 +1,9 @@
 import { createMemoryEngine, type MemoryEngine } from '../../engine/memory-engine.ts';
 import type { MemorySession } from '../../engine/memory-session.ts';
+import { type PayloadEvents, TypedEmitter } from '../../events/typed-emitter.ts';
 import type { Message } from '../../model/message.ts';
 import { runsChainOfDensity } from '../../summarize/summarizer.ts';
-import { MemoryEmitter, type MemoryEvent, type MemoryListener } from './memory-events.ts';
+import type { MemoryEvent, MemoryEvents, MemoryListener } from './memory-events.ts';
 import { type MemoryOptions, parseMemoryOptions } from './memory-options.ts';
 import { renderMemoryText } from './memory-text.ts';
 import { createMemoryView, type MemoryView } from './memory-view.ts';
@@ -32,7 +33,7 @@ export class Memory {
   readonly maxTurns: number;
   readonly #engine: MemoryEngine;
   readonly #session: MemorySession;
-  readonly #events = new MemoryEmitter();
+  readonly #events = new TypedEmitter<PayloadEvents<MemoryEvents>>();
   /** `sliding` and `none` only erase (a store write, never an LLM call): `add()` waits for it. */
   readonly #settleOnAdd: boolean;
   #warned = false;
