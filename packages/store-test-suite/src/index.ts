@@ -44,6 +44,12 @@ export type {
 export { listTests } from './list-tests.ts';
 export { namespaceTests } from './namespace-tests.ts';
 export { replaceTests } from './replace-tests.ts';
+export type {
+  EnginePlaceFactory,
+  EngineSuiteOptions,
+  EngineTestPlace,
+} from './run-engine-tests.ts';
+export { runEngineTests } from './run-engine-tests.ts';
 export {
   KNOWLEDGE_BASE_TEST_GROUPS,
   runKnowledgeBaseTests,

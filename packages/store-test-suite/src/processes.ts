@@ -1,7 +1,9 @@
 /**
- * `@mem/store-test-suite/processes`: helpers for a backend's multi-process and crash tests —
- * spawning TypeScript worker scripts as OS processes (run from the backend package's directory),
- * the turns they write, and the checks that every turn is whole, present once and in order.
+ * `@mem/store-test-suite/processes`: the tests a backend runs with OS processes —
+ * `runCrashTests` (SIGKILL at random points) and `runMultiProcessTests` (eight writers and a
+ * compactor) — and the helpers behind them: spawning TypeScript worker scripts as OS processes
+ * (run from the backend package's directory), the turns they write, and the checks that every
+ * turn is whole, present once and in order.
  */
 export type { Worker } from './processes/child-workers.ts';
 export {
@@ -12,6 +14,8 @@ export {
   spawnWorker,
 } from './processes/child-workers.ts';
 export { runCompactionLoop } from './processes/compaction-loop.ts';
+export { runCrashTests } from './processes/run-crash-tests.ts';
+export { runMultiProcessTests } from './processes/run-multi-process-tests.ts';
 export {
   checkSnapshotAccounts,
   turnMessages,
@@ -19,3 +23,5 @@ export {
   writerIndexes,
 } from './processes/turns.ts';
 export { onStdinLine, sawStdinLine } from './processes/worker-io.ts';
+export type { ProcessTestBackend, WorkerStoreModule } from './processes/worker-store.ts';
+export { spawnCompactor, spawnTurnWriter } from './processes/worker-store.ts';

@@ -1,21 +1,23 @@
-import { onStdinLine, turnMessages } from '@mem/store-test-suite/processes';
-import { createSqliteStore } from '../sqlite-store.ts';
+import { turnMessages } from '../turns.ts';
+import { onStdinLine } from '../worker-io.ts';
+import { importWorkerStore } from '../worker-store.ts';
 
 /*
  * An OS process of the multi-process and crash tests:
- *   turn-writer.ts <db file> <session id> <writer> <first turn> <turns | "forever">
+ *   turn-writer.ts <worker-store module> <place> <session id> <writer> <first turn> <turns | "forever">
  * Opens the store, prints `ready`, waits for `go` on stdin, then appends turns
  * `<writer>:<first turn>`, ... one `store.append` each (idempotency key = turn id), printing
  * `ack <turn id>` after each acknowledged append, and `done` at the end.
  */
-const [path, sessionId, writer, first, count] = process.argv.slice(2) as [
+const [module, place, sessionId, writer, first, count] = process.argv.slice(2) as [
+  string,
   string,
   string,
   string,
   string,
   string,
 ];
-const store = createSqliteStore({ path, busyTimeoutMs: 120_000 });
+const store = (await importWorkerStore(module))(place);
 await store.info(sessionId);
 const go = onStdinLine('go');
 process.stdout.write('ready\n');
