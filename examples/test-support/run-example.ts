@@ -12,10 +12,10 @@ export interface ExampleRun {
 
 /**
  * Runs `examples/<name>.ts` in a child Node process (TypeScript through tsx, workspace packages
- * from source), with `cwd` as its working directory and the OpenAI SDK pointed at `baseURL`.
+ * from source) in `cwd`, with the OpenAI SDK pointed at `baseURL` when one is given.
  * Rejects when the example exits with an error.
  */
-export function runExample(name: string, cwd: string, baseURL: string): Promise<ExampleRun> {
+export function runExample(name: string, cwd: string, baseURL?: string): Promise<ExampleRun> {
   const file = fileURLToPath(new URL(`../${name}.ts`, import.meta.url));
   return new Promise((resolve, reject) => {
     execFile(
@@ -23,7 +23,12 @@ export function runExample(name: string, cwd: string, baseURL: string): Promise<
       ['--conditions=@mem/source', '--import', tsx, file],
       {
         cwd,
-        env: { ...process.env, OPENAI_BASE_URL: baseURL, OPENAI_API_KEY: 'sk-loopback-test' },
+        env: {
+          ...process.env,
+          ...(baseURL === undefined
+            ? {}
+            : { OPENAI_BASE_URL: baseURL, OPENAI_API_KEY: 'sk-loopback-test' }),
+        },
         timeout: 30_000,
       },
       (error, stdout, stderr) => {
