@@ -15,11 +15,12 @@ export type {
   PersistenceStrategy,
   ProfileConfig,
   ProfileInput,
+  ProfileLongTermConfig,
   ShortTermStrategyConfig,
   SummarizerStrategyConfig,
   TextSplitterConfig,
 } from './config/profile-schema.ts';
-export { profileSchema } from './config/profile-schema.ts';
+export { isNeuralyzerConfig, isSummarizerConfig, profileSchema } from './config/profile-schema.ts';
 export type {
   FallbackReason,
   MemoryEngineEvent,
@@ -142,6 +143,11 @@ export { messageSchema } from './model/message-schema.ts';
 export type { InMemoryBackend, InMemoryStoreOptions } from './store/in-memory-store.ts';
 export { createInMemoryBackend, createInMemoryStore } from './store/in-memory-store.ts';
 export type { SessionInfo, Store, StoredMessage, SummaryRecord } from './store/store-spec.ts';
+export type {
+  CustomLongTermConfig,
+  LongTermPlan,
+  LongTermStrategy,
+} from './strategies/long-term/long-term-strategy.ts';
 export type {
   ExtractiveSummarizer,
   ExtractiveSummaryOptions,

@@ -1,7 +1,8 @@
 /**
  * `@mem/core/strategies`, building blocks the engine is made of: conditions, the interaction
- * log, window selection, prompt validity, the text splitter, strategy parsing and schemas, and
- * the token overheads the counter applies.
+ * log, window selection, long-term strategies (the built-in ones, their triggers and planning,
+ * summary drafts), prompt validity, the text splitter, strategy parsing and schemas, and the
+ * token overheads the counter applies.
  */
 
 export type { CompiledCondition } from './conditions/compile-condition.ts';
@@ -17,6 +18,7 @@ export type {
 export { interactionVars, messageVars } from './conditions/condition-vars.ts';
 export { parseLongTermStrategy, parseShortTermStrategy } from './config/parse-profile.ts';
 export {
+  customStrategySchema,
   knowledgeBaseConfigSchema,
   longTermStrategySchema,
   maxTokensStrategySchema,
@@ -32,6 +34,28 @@ export type { Interaction } from './model/interaction.ts';
 export type { ConversationView } from './model/interaction-log.ts';
 export { groupInteractions, InteractionLog } from './model/interaction-log.ts';
 export { isValidPrompt, promptProblems, sanitizeInteraction } from './model/prompt-validity.ts';
+export {
+  neuralyzerStrategy,
+  summarizerStrategy,
+} from './strategies/long-term/builtin-strategies.ts';
+export type {
+  CustomLongTermConfig,
+  LongTermPlan,
+  LongTermStrategy,
+  LongTermTriggerConfig,
+} from './strategies/long-term/long-term-strategy.ts';
+export { nestedSummaries } from './strategies/long-term/nested-summaries.ts';
+export type { PrefixPlan } from './strategies/long-term/plan-prefix.ts';
+export { isPinned, planPrefix } from './strategies/long-term/plan-prefix.ts';
+export type { TimeRange } from './strategies/long-term/summary-draft.ts';
+export {
+  summaryDraft,
+  summaryRecord,
+  summaryTextCap,
+  summaryTimeRange,
+} from './strategies/long-term/summary-draft.ts';
+export type { AppendedFacts } from './strategies/long-term/triggers.ts';
+export { appendedFacts, TriggerCounter } from './strategies/long-term/triggers.ts';
 export {
   conditionFilter,
   createShortTermStrategies,

@@ -1,4 +1,4 @@
-import type { ConfigIssue, MemoryProfile } from '@mem/core';
+import { type ConfigIssue, isSummarizerConfig, type MemoryProfile } from '@mem/core';
 
 /**
  * What one playground replay may use. Past a bound the server answers with a 4xx that names it,
@@ -28,7 +28,7 @@ export const DEFAULT_REPLAY_LIMITS: ReplayLimits = {
 export function profileBoundIssues(profile: MemoryProfile, prefix: string): ConfigIssue[] {
   const issues: ConfigIssue[] = [];
   profile.config.long_term_memory_strategy.forEach((strategy, i) => {
-    if (strategy.long_term_memory_id !== 'summarizer' || strategy.knowledge_base === null) return;
+    if (!isSummarizerConfig(strategy) || strategy.knowledge_base === null) return;
     const { chunk_size, chunk_overlap } = strategy.text_splitter;
     if (chunk_overlap * 2 > chunk_size) {
       issues.push({

@@ -2,10 +2,12 @@ import type { z } from 'zod';
 import { type CompiledCondition, compileConditions } from '../conditions/compile-condition.ts';
 import { type ConfigIssue, MemConfigError } from '../errors/errors.ts';
 import { MemError } from '../errors/mem-error.ts';
+import type { LongTermStrategy } from '../strategies/long-term/long-term-strategy.ts';
+import { longTermRegistry, registeredOnly } from '../strategies/long-term/strategy-registry.ts';
 import {
-  type LongTermStrategyConfig,
   type ProfileConfig,
-  profileSchema,
+  type ProfileLongTermConfig,
+  profileSchemaWith,
   type ShortTermStrategyConfig,
 } from './profile-schema.ts';
 
@@ -18,7 +20,7 @@ export interface MemoryProfile {
     readonly conditions: readonly CompiledCondition[];
   }>;
   readonly longTerm: ReadonlyArray<{
-    readonly config: LongTermStrategyConfig;
+    readonly config: ProfileLongTermConfig;
     readonly interactionConditions: readonly CompiledCondition[];
   }>;
 }
@@ -26,6 +28,12 @@ export interface MemoryProfile {
 export interface ParseOptions {
   /** Where the config came from (a file name), for error messages. */
   source?: string;
+  /**
+   * Long-term strategies of your own, accepted next to `summarizer` and `neuralyzer` (the same
+   * list goes to `createMemoryEngine`).
+   */
+  // biome-ignore lint/suspicious/noExplicitAny: strategies of any config type.
+  longTermStrategies?: readonly LongTermStrategy<any>[];
 }
 
 /** `a.b[0].c` from a zod issue path. */
@@ -106,7 +114,8 @@ export function parseProfile(input: unknown, options: ParseOptions = {}): Memory
       issues,
     ),
   );
-  const parsed = profileSchema.safeParse(raw);
+  const schema = profileSchemaWith(registeredOnly(longTermRegistry(options.longTermStrategies)));
+  const parsed = schema.safeParse(raw);
   if (!parsed.success) issues.unshift(...zodIssues(parsed.error, prefix));
   if (issues.length > 0 || !parsed.success) throw new MemConfigError(issues, withSource(options));
   const config = parsed.data;

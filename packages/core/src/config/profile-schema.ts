@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { assertValidCollectionId } from '../knowledge/validate-collection-id.ts';
+import type { CustomLongTermConfig } from '../strategies/long-term/long-term-strategy.ts';
 
 const int = (min: number) => z.int().min(min);
 const conditionList = z.array(z.string().min(1, 'a condition cannot be empty')).default([]);
@@ -94,6 +95,20 @@ export const longTermStrategySchema = z.discriminatedUnion(
   { error: 'expected long_term_memory_id "summarizer" or "neuralyzer"' },
 );
 
+/**
+ * The entry of a registered long-term strategy: the shared trigger fields (thresholds default to
+ * -1, "never") plus the strategy's own `fields`, which may also redefine a shared field's default.
+ */
+export function customStrategySchema(id: string, fields: z.ZodRawShape = {}) {
+  return z.strictObject({
+    long_term_memory_id: z.literal(id),
+    ...sharedTriggerFields,
+    interaction_threshold_qty: int(-1).default(-1),
+    interaction_threshold_tokens: int(-1).default(-1),
+    ...fields,
+  });
+}
+
 export const persistenceStrategySchema = z.enum(['INCREMENTAL', 'FLUSH', 'EPHEMERAL']);
 
 export const profileSchema = z.strictObject({
@@ -103,13 +118,49 @@ export const profileSchema = z.strictObject({
   persistence_strategy: persistenceStrategySchema.default('INCREMENTAL'),
 });
 
+/** The profile schema with registered long-term strategies accepted next to the built-in ones. */
+export function profileSchemaWith(
+  strategies: ReadonlyArray<{ readonly id: string; readonly fields?: z.ZodRawShape }>,
+): typeof profileSchema {
+  if (strategies.length === 0) return profileSchema;
+  const ids = ['summarizer', 'neuralyzer', ...strategies.map((s) => s.id)];
+  const entry = z.discriminatedUnion(
+    'long_term_memory_id',
+    [
+      summarizerStrategySchema,
+      neuralyzerStrategySchema,
+      ...strategies.map((s) => customStrategySchema(s.id, s.fields)),
+    ],
+    { error: `expected long_term_memory_id ${ids.map((id) => `"${id}"`).join(', ')}` },
+  );
+  // The widened entry type is what MemoryProfile declares; zod's inferred one names built-ins only.
+  return profileSchema.extend({
+    long_term_memory_strategy: z.array(entry).default([]),
+  }) as unknown as typeof profileSchema;
+}
+
 export type ShortTermStrategyConfig = z.output<typeof shortTermStrategySchema>;
 export type SummarizerStrategyConfig = z.output<typeof summarizerStrategySchema>;
 export type NeuralyzerStrategyConfig = z.output<typeof neuralyzerStrategySchema>;
+/** A built-in long-term strategy's entry: the summarizer's or the neuralyzer's. */
 export type LongTermStrategyConfig = z.output<typeof longTermStrategySchema>;
+/** Any long-term entry of a profile: a built-in one, or one of a registered strategy. */
+export type ProfileLongTermConfig = LongTermStrategyConfig | CustomLongTermConfig;
 export type KnowledgeBaseConfig = z.output<typeof knowledgeBaseConfigSchema>;
 export type TextSplitterConfig = z.output<typeof textSplitterConfigSchema>;
 export type PersistenceStrategy = z.output<typeof persistenceStrategySchema>;
-export type ProfileConfig = z.output<typeof profileSchema>;
+export type ProfileConfig = Omit<z.output<typeof profileSchema>, 'long_term_memory_strategy'> & {
+  long_term_memory_strategy: ProfileLongTermConfig[];
+};
 /** A profile as written in JSON (defaults may be left out). */
 export type ProfileInput = z.input<typeof profileSchema>;
+
+/** Narrows a long-term entry to the summarizer's. */
+export const isSummarizerConfig = (
+  config: ProfileLongTermConfig,
+): config is SummarizerStrategyConfig => config.long_term_memory_id === 'summarizer';
+
+/** Narrows a long-term entry to the neuralyzer's. */
+export const isNeuralyzerConfig = (
+  config: ProfileLongTermConfig,
+): config is NeuralyzerStrategyConfig => config.long_term_memory_id === 'neuralyzer';

@@ -1,66 +1,19 @@
-import type { SummarizerStrategyConfig } from '../config/profile-schema.ts';
+import { isSummarizerConfig, type ProfileLongTermConfig } from '../config/profile-schema.ts';
 import { MemError } from '../errors/mem-error.ts';
 import type { CountedMessage } from '../model/message.ts';
-import { SUMMARY_HEADER, summaryBody } from '../model/summary-message.ts';
-import type { SummaryRecord } from '../store/store-spec.ts';
-import { MIN_EXTRACTIVE_SUMMARY_TOKENS } from '../summarize/extractive-summarizer.ts';
+import { summaryBody } from '../model/summary-message.ts';
+import type { LongTermPlan } from '../strategies/long-term/long-term-strategy.ts';
+import {
+  prefixTokens,
+  summaryDraft,
+  summaryRecord,
+  summaryTargetTokens,
+  summaryTextCap,
+} from '../strategies/long-term/summary-draft.ts';
 import { runSummarizer } from '../summarize/run-summarizer.ts';
 import type { EngineContext } from './engine-context.ts';
 import { indexCompaction, knowledgeTargets } from './knowledge-index.ts';
-import { type PrefixPlan, planPrefix } from './plan-prefix.ts';
 import type { SessionState } from './session-state.ts';
-
-const MAX_ATTEMPTS = 3;
-
-/**
- * SummarizerStrategy: summarizes everything older than the last `interaction_keep` interactions
- * (earlier summaries folded in), then commits with compare-and-swap on the epoch planned at.
- * The summarizer runs outside any lock: appends made meanwhile land after `throughSeq` and stay.
- * A conflict (another compaction or erase won) re-plans from the new state, up to 3 times.
- * Summarizer failures never reach history: the extractive fallback runs and an event says so.
- */
-export async function compactSession(
-  ctx: EngineContext,
-  state: SessionState,
-  config: SummarizerStrategyConfig,
-  overrides: SummarizeOverrides = {},
-): Promise<boolean> {
-  for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-    await state.sync(ctx.store);
-    const plan = planPrefix(state.log, config.interaction_keep);
-    if (plan === undefined) return false;
-    const epoch = state.epoch;
-    const { summary, record, source } = await summarize(ctx, state.id, plan, config, overrides);
-    try {
-      await ctx.store.compact(state.id, {
-        expectedEpoch: epoch,
-        throughSeq: plan.throughSeq,
-        ...(plan.keepSeqs.length > 0 ? { keepSeqs: plan.keepSeqs } : {}),
-        summary,
-        record,
-      });
-    } catch (error) {
-      if (!MemError.hasCode(error, 'MEM_STORE_CONFLICT')) throw error;
-      ctx.events.emit('compaction:conflict', { sessionId: state.id, attempt });
-      state.loaded = false;
-      continue;
-    }
-    await state.load(ctx.store);
-    ctx.events.emit('compacted', {
-      sessionId: state.id,
-      record,
-      source,
-      durationMs: record.createdAt - summary.createdAt,
-    });
-    if (config.knowledge_base !== null && ctx.knowledgeBase !== undefined) {
-      const indexedSeq = state.indexedSeq ?? 0;
-      await indexCompaction(ctx, state.id, config, summary, plan.replaced, indexedSeq);
-      state.indexedSeq = Math.max(indexedSeq, plan.throughSeq);
-    }
-    return true;
-  }
-  return false;
-}
 
 /** Per-call settings of a summarization requested directly (e.g. by MemoryManager.compress). */
 export interface SummarizeOverrides {
@@ -68,34 +21,83 @@ export interface SummarizeOverrides {
   targetTokens?: number;
 }
 
+/**
+ * Carries out a `summarize` plan: runs the summarizer outside any lock (appends made meanwhile
+ * land after `throughSeq` and stay), then commits summary, record and archive in one
+ * compare-and-swap on the epoch planned at. False when another compaction or erase won.
+ * Summarizer failures never reach history: the extractive fallback runs and an event says so.
+ */
+export async function commitSummary(
+  ctx: EngineContext,
+  state: SessionState,
+  plan: Extract<LongTermPlan, { action: 'summarize' }>,
+  config: ProfileLongTermConfig,
+  overrides: SummarizeOverrides = {},
+): Promise<boolean> {
+  const epoch = state.epoch;
+  const { summary, source } = await summarize(ctx, state.id, plan, overrides);
+  const record = summaryRecord(plan.prefix, summary, ctx.now());
+  try {
+    await ctx.store.compact(state.id, {
+      expectedEpoch: epoch,
+      throughSeq: plan.prefix.throughSeq,
+      ...(plan.prefix.keepSeqs.length > 0 ? { keepSeqs: plan.prefix.keepSeqs } : {}),
+      summary,
+      record,
+    });
+  } catch (error) {
+    // Another compaction or erase won: the caller plans again from the new state.
+    if (!MemError.hasCode(error, 'MEM_STORE_CONFLICT')) throw error;
+    return false;
+  }
+  await state.load(ctx.store);
+  ctx.events.emit('compacted', {
+    sessionId: state.id,
+    record,
+    source,
+    durationMs: record.createdAt - summary.createdAt,
+  });
+  if (isSummarizerConfig(config) && config.knowledge_base !== null && ctx.knowledgeBase) {
+    const indexedSeq = state.indexedSeq ?? 0;
+    await indexCompaction(ctx, state.id, config, summary, plan.prefix.replaced, indexedSeq);
+    state.indexedSeq = Math.max(indexedSeq, plan.prefix.throughSeq);
+  }
+  return true;
+}
+
 async function summarize(
   ctx: EngineContext,
   sessionId: string,
-  plan: PrefixPlan,
-  config: SummarizerStrategyConfig,
+  plan: Extract<LongTermPlan, { action: 'summarize' }>,
   overrides: SummarizeOverrides,
-): Promise<{ summary: CountedMessage; record: SummaryRecord; source: 'summarizer' | 'fallback' }> {
-  const started = ctx.now();
-  const originalTokens = plan.replaced.reduce((s, m) => s + m.tokenCount, 0);
+): Promise<{ summary: CountedMessage; source: 'summarizer' | 'fallback' }> {
+  const { prefix } = plan;
+  const createdAt = ctx.now();
   // The summary text is at most maxSummaryTokens, and its message at most half the tightest window.
-  const maxTokens = summaryTextCap(ctx);
-  const targetTokens = Math.min(
-    maxTokens,
-    overrides.targetTokens ??
-      Math.max(MIN_EXTRACTIVE_SUMMARY_TOKENS, Math.round(originalTokens * ctx.compressionRatio)),
-  );
-  const previous = plan.previousSummary;
+  const maxTokens = summaryTextCap({
+    windowBudgets: ctx.profile.shortTerm.map((s) => s.config.memory_max_tokens),
+    retrievesAlways: knowledgeTargets(ctx).some(
+      (t) => t.config.knowledge_base?.search_mode === 'always',
+    ),
+    maxSummaryTokens: ctx.maxSummaryTokens,
+  });
+  const previous = prefix.previousSummary;
   const outcome = await runSummarizer({
     ...(ctx.summarizer === undefined ? {} : { summarizer: ctx.summarizer }),
-    messages: plan.replaced,
+    messages: prefix.replaced,
     ...(previous === undefined ? {} : { previousSummary: summaryBody(previous) }),
-    instructions: config.instructions,
-    loops: config.cod_max_loops,
-    targetTokens,
+    instructions: plan.instructions,
+    loops: plan.loops,
+    targetTokens: summaryTargetTokens(
+      prefix,
+      ctx.compressionRatio,
+      maxTokens,
+      overrides.targetTokens,
+    ),
     timeoutMs: ctx.summarizerTimeoutMs,
     counter: ctx.counter,
     onUsage: (usage) => ctx.events.emit('usage', { sessionId, ...usage }),
-    originalTokens,
+    originalTokens: prefixTokens(prefix),
     maxTokens,
   });
   if (outcome.source === 'fallback') {
@@ -105,69 +107,15 @@ async function summarize(
       ...(outcome.error === undefined ? {} : { error: outcome.error }),
     });
   }
-
-  const range = timeRange(plan);
-  const earlier = previous?.metadata?.interactions;
-  const interactions = plan.interactions + (typeof earlier === 'number' ? earlier : 0);
-  const id = `summary_${ctx.newId()}`;
-  const content = `${SUMMARY_HEADER} (${interactions} interactions, ${iso(range.start)} to ${iso(range.end)}):\n${outcome.text}`;
-  const draft = {
-    id,
-    role: 'system' as const,
-    content,
-    createdAt: started,
-    metadata: { kind: 'summary', timeRange: range, interactions, source: outcome.source },
+  const draft = summaryDraft({
+    id: `summary_${ctx.newId()}`,
+    text: outcome.text,
+    prefix,
+    createdAt,
+    source: outcome.source,
+  });
+  return {
+    summary: { ...draft, tokenCount: ctx.counter.countMessage(draft) },
+    source: outcome.source,
   };
-  const summary: CountedMessage = { ...draft, tokenCount: ctx.counter.countMessage(draft) };
-  const record: SummaryRecord = {
-    id,
-    originalMessageIds: plan.replaced.map((m) => m.id),
-    fromSeq: plan.replaced[0]!.seq,
-    throughSeq: plan.throughSeq,
-    originalTokenCount: originalTokens,
-    tokenCount: summary.tokenCount,
-    compressionRatio: originalTokens / summary.tokenCount,
-    timeRange: range,
-    createdAt: ctx.now(),
-    ...(previous === undefined ? {} : { previousSummaryId: previous.id }),
-  };
-  return { summary, record, source: outcome.source };
 }
-
-/** Tokens of a summary message around its text: overhead, role and the header line. */
-const SUMMARY_FRAME_TOKENS = 40;
-
-/**
- * Most tokens a summary's text may have: `maxSummaryTokens`, always; with a short-term window,
- * also no more than fits a summary message of half the tightest window, or of an eighth of it
- * when knowledge is retrieved into every context (the retrieved turns carry the detail, so the
- * budget goes to them); at least 64.
- */
-function summaryTextCap(ctx: EngineContext): number {
-  const budgets = ctx.profile.shortTerm.map((s) => s.config.memory_max_tokens).filter((b) => b > 0);
-  if (budgets.length === 0) return ctx.maxSummaryTokens;
-  const retrieves = knowledgeTargets(ctx).some(
-    (t) => t.config.knowledge_base?.search_mode === 'always',
-  );
-  const share = retrieves ? SUMMARY_SHARE_WITH_RETRIEVAL : SUMMARY_SHARE;
-  const cap = Math.floor(Math.min(...budgets) * share) - SUMMARY_FRAME_TOKENS;
-  return Math.min(ctx.maxSummaryTokens, Math.max(MIN_EXTRACTIVE_SUMMARY_TOKENS, cap));
-}
-
-/** Share of the tightest window a summary message may fill. */
-const SUMMARY_SHARE = 1 / 2;
-/** The same when knowledge is retrieved into every context. */
-const SUMMARY_SHARE_WITH_RETRIEVAL = 1 / 8;
-
-function timeRange(plan: PrefixPlan): { start: number; end: number } {
-  let start = Number.POSITIVE_INFINITY;
-  let end = Number.NEGATIVE_INFINITY;
-  for (const m of plan.replaced) {
-    const range = m.metadata?.timeRange as { start: number; end: number } | undefined;
-    start = Math.min(start, range?.start ?? m.createdAt);
-    end = Math.max(end, range?.end ?? m.createdAt);
-  }
-  return { start, end };
-}
-
-const iso = (ms: number) => new Date(ms).toISOString().slice(0, 16).replace('T', ' ');

@@ -4,9 +4,9 @@ import type { MemConditionError } from '../errors/errors.ts';
 import { groupInteractions } from '../model/interaction-log.ts';
 import type { CountedMessage } from '../model/message.ts';
 import { createInMemoryStore } from '../store/in-memory-store.ts';
+import { TriggerCounter } from '../strategies/long-term/triggers.ts';
 import { conditionFilter } from '../strategies/short-term/from-profile.ts';
 import { createMemoryEngine } from './memory-engine.ts';
-import { TriggerCounter } from './triggers.ts';
 
 const huge = `${'lorem ipsum dolor sit amet '.repeat(40_000)}password`;
 

@@ -1,4 +1,4 @@
-import type { SummarizerStrategyConfig } from '../config/profile-schema.ts';
+import { isSummarizerConfig, type SummarizerStrategyConfig } from '../config/profile-schema.ts';
 import type { KnowledgeChunk, KnowledgeHit } from '../knowledge/knowledge-base-spec.ts';
 import { splitTextSpans } from '../knowledge/text-splitter.ts';
 import type { Interaction } from '../model/interaction.ts';
@@ -15,7 +15,7 @@ type KnowledgeTarget = { config: SummarizerStrategyConfig; collectionId: string 
 export function knowledgeTargets(ctx: EngineContext): KnowledgeTarget[] {
   if (ctx.knowledgeBase === undefined) return [];
   return ctx.profile.longTerm.flatMap(({ config }) =>
-    config.long_term_memory_id === 'summarizer' && config.knowledge_base !== null
+    isSummarizerConfig(config) && config.knowledge_base !== null
       ? [{ config, collectionId: config.knowledge_base.collection_id }]
       : [],
   );

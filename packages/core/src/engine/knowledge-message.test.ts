@@ -4,6 +4,7 @@ import { parseProfile } from '../config/parse-profile.ts';
 import { TypedEmitter } from '../events/typed-emitter.ts';
 import type { KnowledgeHit } from '../knowledge/knowledge-base-spec.ts';
 import { createInMemoryStore } from '../store/in-memory-store.ts';
+import { longTermRegistry } from '../strategies/long-term/strategy-registry.ts';
 import { createTokenCounter } from '../tokens/token-counter.ts';
 import type { EngineContext } from './engine-context.ts';
 import { isRepeat, knowledgeMessage, knowledgeRoom } from './knowledge-message.ts';
@@ -11,6 +12,7 @@ import { isRepeat, knowledgeMessage, knowledgeRoom } from './knowledge-message.t
 const counter = createTokenCounter();
 const ctx: EngineContext = {
   profile: parseProfile({}),
+  strategies: longTermRegistry(),
   store: createInMemoryStore(),
   summarizer: undefined,
   summarizerTimeoutMs: null,

@@ -1,9 +1,8 @@
-import { compactSession } from './compact-session.ts';
+import { type AppendedFacts, TriggerCounter } from '../strategies/long-term/triggers.ts';
 import type { EngineContext } from './engine-context.ts';
 import { conditionErrorReporter } from './engine-events.ts';
-import { eraseSession } from './erase-session.ts';
+import { runStrategy } from './run-strategy.ts';
 import type { SessionState } from './session-state.ts';
-import { type AppendedFacts, TriggerCounter } from './triggers.ts';
 
 /** When a session's long-term strategies run, one run at a time, in profile order. */
 export interface LongTermRuns {
@@ -68,16 +67,17 @@ export function createLongTermRuns(
         state.rerun = false;
         for (const i of [...pending.keys()].sort((a, b) => a - b)) {
           const entry = ctx.profile.longTerm[i]!.config;
+          const strategy = ctx.strategies.get(entry.long_term_memory_id)!;
           try {
             await state.sync(ctx.store);
             // Queued while another run went on: run only if the trigger still holds.
             const go = stillDue(i);
             pending.delete(i);
             if (!go) continue;
-            const changed =
-              entry.long_term_memory_id === 'summarizer'
-                ? await compactSession(ctx, state, entry)
-                : await eraseSession(ctx, state, entry, collections, i);
+            const changed = await runStrategy(ctx, state, strategy, entry, {
+              index: i,
+              collections,
+            });
             if (changed) state.lastInputTokens = undefined;
           } catch (error) {
             pending.delete(i);

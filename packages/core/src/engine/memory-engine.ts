@@ -1,4 +1,5 @@
 import { type MemoryProfile, parseProfile } from '../config/parse-profile.ts';
+import { isSummarizerConfig } from '../config/profile-schema.ts';
 import { MemValidationError } from '../errors/errors.ts';
 import { TypedEmitter } from '../events/typed-emitter.ts';
 import { createInMemoryKnowledgeBase } from '../knowledge/in-memory-knowledge-base.ts';
@@ -6,6 +7,8 @@ import type { KnowledgeBase } from '../knowledge/knowledge-base-spec.ts';
 import { createInMemoryStore } from '../store/in-memory-store.ts';
 import type { Store } from '../store/store-spec.ts';
 import { assertValidSessionId } from '../store/validate-ids.ts';
+import type { LongTermStrategy } from '../strategies/long-term/long-term-strategy.ts';
+import { longTermRegistry, registeredOnly } from '../strategies/long-term/strategy-registry.ts';
 import { createShortTermStrategies } from '../strategies/short-term/from-profile.ts';
 import { createMaxTokensStrategy } from '../strategies/short-term/max-tokens-strategy.ts';
 import { MIN_EXTRACTIVE_SUMMARY_TOKENS } from '../summarize/extractive-summarizer.ts';
@@ -24,6 +27,12 @@ import { SessionState } from './session-state.ts';
 export interface MemoryEngineOptions {
   /** A parsed profile, or profile JSON (bare or `{ "profile": ... }`), validated here. */
   profile: MemoryProfile | unknown;
+  /**
+   * Long-term strategies of your own, next to `summarizer` and `neuralyzer`: profile entries
+   * name them by `long_term_memory_id`, with the shared trigger fields and their own `fields`.
+   */
+  // biome-ignore lint/suspicious/noExplicitAny: strategies of any config type.
+  longTermStrategies?: readonly LongTermStrategy<any>[];
   /** Where sessions live. Default: an in-memory store. */
   store?: Store;
   /** Summarizes for the summarizer strategy. Default: the extractive (no-LLM) summarizer. */
@@ -78,7 +87,17 @@ function isParsed(profile: unknown): profile is MemoryProfile {
  * from what remains. Long-term runs happen in the background: `append` never waits for them.
  */
 export function createMemoryEngine(options: MemoryEngineOptions): MemoryEngine {
-  const profile = isParsed(options.profile) ? options.profile : parseProfile(options.profile);
+  const strategies = longTermRegistry(options.longTermStrategies);
+  const profile = isParsed(options.profile)
+    ? options.profile
+    : parseProfile(options.profile, { longTermStrategies: registeredOnly(strategies) });
+  profile.longTerm.forEach(({ config }, i) => {
+    if (strategies.has(config.long_term_memory_id)) return;
+    throw new MemValidationError(
+      `profile.long_term_memory_strategy[${i}].long_term_memory_id`,
+      `[mem/core] The profile names long-term strategy "${config.long_term_memory_id}", which is not registered: pass it in createMemoryEngine({ longTermStrategies }).`,
+    );
+  });
   const ratio = options.compressionRatio ?? 0.3;
   if (!(ratio > 0 && ratio < 1)) {
     throw new MemValidationError(
@@ -109,7 +128,7 @@ export function createMemoryEngine(options: MemoryEngineOptions): MemoryEngine {
       ? createInMemoryStore({ namespace: userStore.namespace })
       : userStore;
   const wantsKnowledge = profile.longTerm.some(
-    (e) => e.config.long_term_memory_id === 'summarizer' && e.config.knowledge_base !== null,
+    (e) => isSummarizerConfig(e.config) && e.config.knowledge_base !== null,
   );
   const knowledgeBase =
     options.knowledgeBase ?? (wantsKnowledge ? createInMemoryKnowledgeBase() : undefined);
@@ -117,6 +136,7 @@ export function createMemoryEngine(options: MemoryEngineOptions): MemoryEngine {
   const events: EngineEvents = new TypedEmitter();
   const ctx: EngineContext = {
     profile,
+    strategies,
     store: working,
     summarizer: options.summarizer,
     summarizerTimeoutMs: timeout,

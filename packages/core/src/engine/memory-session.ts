@@ -1,6 +1,8 @@
-import { summarizerStrategySchema } from '../config/profile-schema.ts';
+import { isSummarizerConfig, summarizerStrategySchema } from '../config/profile-schema.ts';
 import { isSummaryMessage } from '../model/message.ts';
 import type { StoredMessage, SummaryRecord } from '../store/store-spec.ts';
+import { summarizerStrategy } from '../strategies/long-term/builtin-strategies.ts';
+import { appendedFacts } from '../strategies/long-term/triggers.ts';
 import type { ShortTermStrategy } from '../strategies/short-term/short-term-strategy.ts';
 import { withTokenCount } from '../tokens/token-counter.ts';
 import {
@@ -8,13 +10,12 @@ import {
   createContextAssembler,
   type MemoryContext,
 } from './assemble-context.ts';
-import { compactSession } from './compact-session.ts';
 import type { EngineContext } from './engine-context.ts';
 import { forgetInKnowledgeBase } from './knowledge-index.ts';
 import { createLongTermRuns } from './long-term-runs.ts';
 import { type MessageInput, messageFromInput } from './message-input.ts';
+import { runStrategy } from './run-strategy.ts';
 import type { SessionState } from './session-state.ts';
-import { appendedFacts } from './triggers.ts';
 import { createTurnIndexing } from './turn-indexing.ts';
 
 export type { ContextOptions, MemoryContext };
@@ -86,7 +87,7 @@ export function createSession(
 ): MemorySession {
   const id = state.id;
   const collections = ctx.profile.longTerm.flatMap((e) =>
-    e.config.long_term_memory_id === 'summarizer' && e.config.knowledge_base !== null
+    isSummarizerConfig(e.config) && e.config.knowledge_base !== null
       ? [e.config.knowledge_base.collection_id]
       : [],
   );
@@ -166,11 +167,9 @@ export function createSession(
     async summarizeNow(options = {}) {
       await ensureLoaded();
       while (state.running !== undefined) await state.running;
-      const base = ctx.profile.longTerm.find((e) => e.config.long_term_memory_id === 'summarizer');
+      const base = ctx.profile.longTerm.map((e) => e.config).find(isSummarizerConfig);
       const config = {
-        ...(base?.config.long_term_memory_id === 'summarizer'
-          ? base.config
-          : defaultSummarizerConfig),
+        ...(base ?? defaultSummarizerConfig),
         ...(options.keepInteractions === undefined
           ? {}
           : { interaction_keep: options.keepInteractions }),
@@ -178,7 +177,11 @@ export function createSession(
       };
       const overrides =
         options.targetTokens === undefined ? {} : { targetTokens: options.targetTokens };
-      const run = compactSession(ctx, state, config, overrides);
+      const run = runStrategy(ctx, state, summarizerStrategy, config, {
+        index: -1,
+        collections,
+        overrides,
+      });
       state.running = run.then(
         () => undefined,
         () => undefined,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { seedExamples } from '../config/__fixtures__/seed-examples.ts';
+import { isSummarizerConfig } from '../config/profile-schema.ts';
 import { isSummaryMessage, type Message, messageText } from '../model/message.ts';
 import { promptProblems } from '../model/prompt-validity.ts';
 import { createInMemoryStore } from '../store/in-memory-store.ts';
@@ -67,7 +68,7 @@ describe('seed examples end to end (200 interactions with tool calls and errors)
       const { calls, summarizer } = recordingSummarizer();
       const engine = createMemoryEngine({ profile, summarizer });
       const entry = engine.profile.longTerm[0]!.config;
-      if (entry.long_term_memory_id !== 'summarizer') throw new Error('expected summarizer');
+      if (!isSummarizerConfig(entry)) throw new Error('expected summarizer');
       const compactions: number[] = [];
       engine.on('compacted', (e) => compactions.push(e.record.originalMessageIds.length));
       await replay(engine, 's', messages);

@@ -1,7 +1,7 @@
-import { planPrefix } from '../../engine/plan-prefix.ts';
 import { InteractionLog } from '../../model/interaction-log.ts';
 import { isSummaryMessage } from '../../model/message.ts';
 import type { StoredMessage } from '../../store/store-spec.ts';
+import { planPrefix } from '../../strategies/long-term/plan-prefix.ts';
 import type { MemoryConfig } from './memory-manager-config.ts';
 
 /** What `compress` asks the engine for. */

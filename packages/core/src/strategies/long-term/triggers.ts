@@ -1,9 +1,9 @@
-import type { CompiledCondition } from '../conditions/compile-condition.ts';
-import { type ConditionErrorHandler, holds } from '../conditions/condition-holds.ts';
-import { interactionVars, messageVars } from '../conditions/condition-vars.ts';
-import type { LongTermStrategyConfig } from '../config/profile-schema.ts';
-import type { Interaction } from '../model/interaction.ts';
-import type { CountedMessage } from '../model/message.ts';
+import type { CompiledCondition } from '../../conditions/compile-condition.ts';
+import { type ConditionErrorHandler, holds } from '../../conditions/condition-holds.ts';
+import { interactionVars, messageVars } from '../../conditions/condition-vars.ts';
+import type { Interaction } from '../../model/interaction.ts';
+import type { CountedMessage } from '../../model/message.ts';
+import type { LongTermTriggerConfig } from './long-term-strategy.ts';
 
 /** What the caller just appended, for the tool triggers. */
 export interface AppendedFacts {
@@ -40,7 +40,7 @@ export class TriggerCounter {
   private source: readonly Interaction[] | undefined;
 
   constructor(
-    readonly config: LongTermStrategyConfig,
+    readonly config: LongTermTriggerConfig,
     private readonly conditions: readonly CompiledCondition[],
     private readonly onConditionError?: ConditionErrorHandler,
   ) {}

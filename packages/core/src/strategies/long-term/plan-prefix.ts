@@ -1,6 +1,6 @@
-import type { InteractionLog } from '../model/interaction-log.ts';
-import { isSummaryMessage } from '../model/message.ts';
-import type { StoredMessage } from '../store/store-spec.ts';
+import type { InteractionLog } from '../../model/interaction-log.ts';
+import { isSummaryMessage } from '../../model/message.ts';
+import type { StoredMessage } from '../../store/store-spec.ts';
 
 /** What a long-term strategy will replace: everything older than the kept interactions. */
 export interface PrefixPlan {
