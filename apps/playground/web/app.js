@@ -1,16 +1,26 @@
 /**
- * The playground page: wires the profile editor, the replay controls, the chart, the turn panels,
- * the question box and the chat to the server's JSON API (see src/server). Plain ES modules, no
- * build step.
+ * The playground page: wires the profile editor, the replay control, the chart, the turn panels,
+ * the question box and the chat to the page state (state.js) and the server's JSON API (see
+ * src/server/contract.ts). Plain ES modules, no build step.
  */
-import { api } from './api.js';
+import { ApiError, api } from './api.js';
 import { setupAsk } from './ask-panel.js';
 import { createChart } from './chart.js';
 import { setupChat } from './chat.js';
 import { byId, el, formatNumber, formatTime } from './dom.js';
 import { createHistoryList, PAGE } from './history-list.js';
 import { createProfileEditor } from './profile-editor.js';
+import { createReplayControl } from './replay-control.js';
+import { createPageState } from './state.js';
 import { renderContext, renderKbHits, renderStats, renderSummaries } from './views.js';
+
+/**
+ * @typedef {import('../src/server/contract.ts').ChatResponse} ChatResponse
+ * @typedef {import('../src/server/contract.ts').ReplayRequest} ReplayRequest
+ * @typedef {import('../src/server/contract.ts').ReplayResponse} ReplayResponse
+ * @typedef {import('../src/server/contract.ts').TurnPageResponse} TurnPageResponse
+ * @typedef {import('../src/replay/replay-views.ts').StoreKind} StoreKind
+ */
 
 const params = new URLSearchParams(location.search);
 const presetSelect = /** @type {HTMLSelectElement} */ (byId('preset-select'));
@@ -18,25 +28,22 @@ const storeSelect = /** @type {HTMLSelectElement} */ (byId('store-select'));
 const conversationSelect = /** @type {HTMLSelectElement} */ (byId('conversation-select'));
 const sessionSelect = /** @type {HTMLSelectElement} */ (byId('session-select'));
 const slider = /** @type {HTMLInputElement} */ (byId('turn-slider'));
-const status = byId('replay-status');
 
-const state = {
-  /** @type {any} */ config: null,
-  /** @type {any[]} */ turns: [],
-  /** @type {any} */ stats: null,
-  selected: 0,
-  /** @type {AbortController | undefined} */ replaying: undefined,
-  /** @type {AbortController | undefined} */ loadingTurn: undefined,
-};
+const state = createPageState();
+/** @type {AbortController | undefined} */
+let loadingTurn;
 
-const chart = createChart(/** @type {any} */ (byId('chart')), (index) => selectTurn(index));
+const chart = createChart(
+  /** @type {SVGSVGElement} */ (/** @type {unknown} */ (byId('chart'))),
+  (index) => selectTurn(index),
+);
 const history = createHistoryList(byId('history'), byId('history-count'), (request) =>
   api.turn(state.selected, { historyLimit: PAGE, ...request }),
 );
 const editor = createProfileEditor({
   editor: /** @type {HTMLTextAreaElement} */ (byId('profile-editor')),
   errors: byId('profile-errors'),
-  onValid: () => void runReplay('keep'),
+  onValid: () => void replayThen('keep'),
 });
 
 const ask = setupAsk({
@@ -49,58 +56,59 @@ const ask = setupAsk({
   showMessages: (ids) => void history.reveal(ids),
 });
 
-/** @param {'running' | 'done' | 'error'} kind @param {string} text */
-function setStatus(kind, text) {
-  status.dataset.state = kind;
-  status.textContent = text;
-}
+/** Which turn to show after the replay now starting. @type {'last' | 'first' | 'keep'} */
+let after = 'last';
+
+const replays = createReplayControl({
+  status: byId('replay-status'),
+  onStart() {
+    ask.setReplayed(false, 'Replaying… ask when it is done.');
+    void history.mark([]);
+  },
+  async onReplayed(result, signal) {
+    state.replayed(result);
+    byId('conversation-title').textContent = result.conversationTitle;
+    showThread();
+    const last = state.turns.length - 1;
+    const next = after === 'last' ? last : after === 'first' ? 0 : Math.min(state.selected, last);
+    await selectTurn(Math.max(0, next));
+    if (!signal.aborted) ask.setReplayed(true);
+  },
+  onFailed(error) {
+    const issues = error instanceof ApiError ? error.body?.issues : undefined;
+    if (issues) editor.showIssues(issues);
+    ask.setReplayed(false, 'The replay failed: fix it and replay, then ask.');
+  },
+});
 
 /** @param {'last' | 'first' | 'keep'} select which turn to show after the replay */
-async function runReplay(select) {
-  state.replaying?.abort();
-  const controller = new AbortController();
-  state.replaying = controller;
-  setStatus('running', 'Replaying…');
-  ask.setReplayed(false, 'Replaying… ask when it is done.');
-  void history.mark([]);
+function replayThen(select) {
+  after = select;
+  return replays.start(replayRequest());
+}
+
+/** The replay the controls describe. @returns {ReplayRequest} */
+function replayRequest() {
   const [conversation, turns] = conversationSelect.value.split(':');
-  try {
-    const result = await api.replay(
-      {
-        profile: editor.text,
-        store: storeSelect.value,
-        conversation: conversation ?? 'bundled',
-        ...(turns ? { turns: Number(turns) } : {}),
-      },
-      controller.signal,
-    );
-    if (controller.signal.aborted) return;
-    state.turns = result.turns;
-    state.stats = result.stats;
-    renderStats(result.stats);
-    byId('conversation-title').textContent = result.conversationTitle ?? '';
-    fillSessions();
-    slider.max = String(Math.max(0, state.turns.length - 1));
-    chart.setTurns(state.turns);
-    const last = state.turns.length - 1;
-    const next = select === 'last' ? last : select === 'first' ? 0 : Math.min(state.selected, last);
-    const ms = Math.round(result.stats.totalMs);
-    setStatus('done', `done · ${formatNumber(state.turns.length)} turns in ${formatNumber(ms)} ms`);
-    await selectTurn(Math.max(0, next));
-    if (!controller.signal.aborted) ask.setReplayed(true);
-  } catch (error) {
-    if (controller.signal.aborted) return;
-    const e = /** @type {any} */ (error);
-    if (e.body?.issues) editor.showIssues(e.body.issues);
-    setStatus('error', `error: ${e.message}`);
-    ask.setReplayed(false, 'The replay failed: fix it and replay, then ask.');
-  }
+  return {
+    profile: editor.text,
+    // The options are the server's own `stores` (GET /api/config).
+    store: /** @type {StoreKind} */ (storeSelect.value),
+    conversation: conversation === 'generated' ? 'generated' : 'bundled',
+    ...(turns ? { turns: Number(turns) } : {}),
+  };
+}
+
+/** Renders what depends on the whole thread: stats, sessions, slider, chart. */
+function showThread() {
+  renderStats(state.stats);
+  fillSessions();
+  slider.max = String(Math.max(0, state.turns.length - 1));
+  chart.setTurns(state.turns);
 }
 
 function fillSessions() {
-  const known = new Map(
-    state.config.conversation.sessions.map((/** @type {any} */ s) => [s.id, s.title]),
-  );
+  const known = new Map(state.config?.conversation.sessions.map((s) => [s.id, s.title]));
   /** @type {Map<string, number>} */
   const firsts = new Map();
   for (const t of state.turns) if (!firsts.has(t.sessionId)) firsts.set(t.sessionId, t.index);
@@ -117,29 +125,28 @@ function fillSessions() {
 
 /** @param {number} index */
 async function selectTurn(index) {
-  if (state.turns.length === 0) return;
-  const i = Math.min(Math.max(0, Math.round(index)), state.turns.length - 1);
-  state.selected = i;
+  const i = state.select(index);
+  const turn = i === undefined ? undefined : state.turns[i];
+  if (i === undefined || turn === undefined) return;
   slider.value = String(i);
   chart.select(i);
-  const turn = state.turns[i];
   const sessions = [...sessionSelect.options].map((o) => o.value);
   sessionSelect.value = turn.sessionId;
   byId('turn-label').textContent =
     `Turn ${i + 1} / ${state.turns.length} · session ${sessions.indexOf(turn.sessionId) + 1} · ${formatTime(turn.at)}`;
-  state.loadingTurn?.abort();
+  loadingTurn?.abort();
   const controller = new AbortController();
-  state.loadingTurn = controller;
+  loadingTurn = controller;
   try {
     const detail = await api.turn(i, { historyLimit: PAGE }, controller.signal);
     if (!controller.signal.aborted) showDetail(detail);
   } catch (error) {
     if (!controller.signal.aborted)
-      setStatus('error', `error: ${/** @type {Error} */ (error).message}`);
+      replays.setStatus('error', `error: ${/** @type {Error} */ (error).message}`);
   }
 }
 
-/** @param {any} detail a TurnDetail */
+/** @param {TurnPageResponse} detail */
 function showDetail(detail) {
   renderContext(detail.context);
   history.show(detail);
@@ -149,10 +156,20 @@ function showDetail(detail) {
 
 /** @param {string} name */
 function applyPreset(name) {
-  const preset = state.config.presets.find((/** @type {any} */ p) => p.name === name);
+  const preset = state.config?.presets.find((p) => p.name === name);
   if (!preset) return;
   presetSelect.value = name;
   editor.setText(JSON.stringify(preset.profile, null, 2));
+}
+
+/** @param {ChatResponse} result */
+function onChatTurn(result) {
+  // The thread moved on: an earlier question's answer no longer describes it.
+  ask.setReplayed(true);
+  void history.mark([]);
+  state.chatted(result);
+  showThread();
+  void selectTurn(state.turns.length - 1);
 }
 
 /** @type {ReturnType<typeof setTimeout> | undefined} */
@@ -163,17 +180,17 @@ slider.addEventListener('input', () => {
 });
 presetSelect.addEventListener('change', () => {
   applyPreset(presetSelect.value);
-  void runReplay('keep');
+  void replayThen('keep');
 });
-storeSelect.addEventListener('change', () => void runReplay('keep'));
-conversationSelect.addEventListener('change', () => void runReplay('last'));
+storeSelect.addEventListener('change', () => void replayThen('keep'));
+conversationSelect.addEventListener('change', () => void replayThen('last'));
 sessionSelect.addEventListener('change', () => {
   const option = sessionSelect.selectedOptions[0];
   if (option) void selectTurn(Number(option.dataset.firstTurn));
 });
-byId('replay-all').addEventListener('click', () => void runReplay('last'));
+byId('replay-all').addEventListener('click', () => void replayThen('last'));
 byId('replay-step').addEventListener('click', () => {
-  if (state.turns.length === 0) void runReplay('first');
+  if (state.turns.length === 0) void replayThen('first');
   else void selectTurn(state.selected + 1);
 });
 document.addEventListener('keydown', (event) => {
@@ -183,44 +200,26 @@ document.addEventListener('keydown', (event) => {
   if (event.key === 'ArrowLeft') void selectTurn(state.selected - 1);
 });
 
-/** @param {{ reply: string, turn: any, detail: any }} result */
-function onChatTurn(result) {
-  // The thread moved on: an earlier question's answer no longer describes it.
-  ask.setReplayed(true);
-  void history.mark([]);
-  state.turns.push(result.turn);
-  const s = state.stats;
-  if (s) {
-    s.turns += 1;
-    s.tokensStored += result.turn.historyTokens;
-    s.tokensSent += result.turn.promptTokens;
-    for (const e of result.turn.events)
-      s[e.kind === 'compaction' ? 'compactions' : 'erasures'] += 1;
-    renderStats(s);
-  }
-  fillSessions();
-  slider.max = String(state.turns.length - 1);
-  chart.setTurns(state.turns);
-  void selectTurn(state.turns.length - 1);
-}
-
 async function start() {
+  let config;
   try {
-    state.config = await api.config();
+    config = await api.config();
   } catch (error) {
-    setStatus('error', `error: cannot load /api/config (${/** @type {Error} */ (error).message})`);
+    replays.setStatus(
+      'error',
+      `error: cannot load /api/config (${/** @type {Error} */ (error).message})`,
+    );
     return;
   }
-  const { presets, stores, chat, conversation } = state.config;
+  state.configLoaded(config);
+  const { presets, stores, chat, conversation } = config;
   byId('conversation-title').textContent = conversation.title;
   presetSelect.replaceChildren(
-    ...presets.map((/** @type {any} */ p) => el('option', { value: p.name, text: p.name })),
+    ...presets.map((p) => el('option', { value: p.name, text: p.name })),
   );
-  storeSelect.replaceChildren(
-    ...stores.map((/** @type {string} */ s) => el('option', { value: s, text: s })),
-  );
+  storeSelect.replaceChildren(...stores.map((s) => el('option', { value: s, text: s })));
   const store = params.get('store');
-  if (store && stores.includes(store)) storeSelect.value = store;
+  if (store && stores.some((s) => s === store)) storeSelect.value = store;
   const wanted = params.get('conversation');
   if (wanted === 'generated') {
     const turns = Number(params.get('turns') ?? 10000) || 10000;
@@ -234,12 +233,12 @@ async function start() {
   }
   const preset =
     params.get('preset') ??
-    (presets.some((/** @type {any} */ p) => p.name === 'combined') ? 'combined' : presets[0]?.name);
-  applyPreset(preset);
+    (presets.some((p) => p.name === 'combined') ? 'combined' : presets[0]?.name);
+  if (preset !== undefined) applyPreset(preset);
   setupChat(chat, onChatTurn);
   renderStats(null);
   chart.setTurns([]);
-  await runReplay('last');
+  await replayThen('last');
 }
 
 void start();

@@ -8,11 +8,18 @@ import { api } from './api.js';
 import { byId, collapsibleText, el, formatNumber } from './dom.js';
 import { cappedList, contextItem } from './views.js';
 
+/**
+ * @typedef {import('../src/server/contract.ts').AskResponse} AskResponse
+ * @typedef {import('../src/replay/replay-views.ts').AskContextItem} AskContextItem
+ * @typedef {import('../src/replay/replay-views.ts').AskHitView} AskHitView
+ */
+
+/** @type {AskContextItem['kind'][]} */
 const KINDS = ['system', 'summary', 'knowledge', 'window', 'question'];
 
 /**
  * @param {{
- *   onAnswer: (answer: any) => Promise<void>,
+ *   onAnswer: (answer: AskResponse) => Promise<void>,
  *   showMessages: (ids: string[]) => void,
  * }} hooks `onAnswer` marks the history; `showMessages` scrolls it to these messages
  */
@@ -53,7 +60,7 @@ export function setupAsk(hooks) {
       if (controller.signal.aborted) return;
       render(answer);
       await hooks.onAnswer(answer);
-      const retrieved = answer.present.filter((/** @type {any} */ p) => p.how === 'retrieved');
+      const retrieved = answer.present.filter((p) => p.how === 'retrieved');
       setStatus(
         'done',
         `${formatNumber(answer.tokenCount)} tokens · brings back ${formatNumber(answer.present.length - retrieved.length)} messages in the window, ${formatNumber(retrieved.length)} retrieved`,
@@ -67,7 +74,7 @@ export function setupAsk(hooks) {
     }
   }
 
-  /** @param {any} answer an AskAnswer */
+  /** @param {AskResponse} answer */
   function render(answer) {
     /** @type {Map<string, number>} */
     const tokens = new Map();
@@ -87,7 +94,7 @@ export function setupAsk(hooks) {
     );
     // The window is one row (its messages are marked in the history), opened on demand; the
     // few other parts (system, summary, knowledge, the question) are shown as they are.
-    const windowItems = answer.context.filter((/** @type {any} */ i) => i.kind === 'window');
+    const windowItems = answer.context.filter((i) => i.kind === 'window');
     /** @type {HTMLElement[]} */
     const rows = [];
     for (const item of answer.context) {
@@ -101,13 +108,13 @@ export function setupAsk(hooks) {
     } else {
       // A chunk quotes history messages (archived turns) or is a piece of a summary: link the
       // history messages only.
-      const known = new Set(answer.present.map((/** @type {any} */ p) => p.id));
+      const known = new Set(answer.present.map((p) => p.id));
       cappedList(hits, answer.knowledgeHits, (h) => hitItem(h, known), 'li');
     }
     result.hidden = false;
   }
 
-  /** @param {any[]} items the window's context items */
+  /** @param {AskContextItem[]} items the window's context items */
   function windowGroup(items) {
     const tokens = items.reduce((sum, item) => sum + item.tokens, 0);
     const inner = el('ol', { class: 'list window-items', hidden: true });
@@ -131,9 +138,9 @@ export function setupAsk(hooks) {
     ]);
   }
 
-  /** @param {any} h an AskHitView @param {Set<string>} known ids of history messages */
+  /** @param {AskHitView} h @param {Set<string>} known ids of history messages */
   function hitItem(h, known) {
-    const ids = /** @type {string[]} */ (h.messageIds).filter((id) => known.has(id));
+    const ids = h.messageIds.filter((id) => known.has(id));
     const link = el('a', {
       class: 'original-link',
       href: ids.length > 0 ? `#msg-${ids[0]}` : undefined,

@@ -9,10 +9,7 @@ const HEIGHT = 240;
 const COMPACT = new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 1 });
 const PAD = { left: 52, right: 12, top: 26, bottom: 24 };
 
-/**
- * @typedef {{ index: number, historyTokens: number, promptTokens: number,
- *   events: { kind: 'compaction' | 'erasure', summaryId?: string, count: number }[] }} Turn
- */
+/** @typedef {import('../src/replay/replay-views.ts').TurnSnapshot} Turn */
 
 /**
  * @param {string} tag
@@ -29,7 +26,7 @@ function svgEl(tag, attrs, text) {
 /**
  * Points of one series: every turn when there is room, otherwise the min and the max of each
  * pixel column, in turn order.
- * @param {Turn[]} turns
+ * @param {readonly Turn[]} turns
  * @param {(t: Turn) => number} value
  * @param {(i: number) => number} x
  * @param {(v: number) => number} y
@@ -79,7 +76,7 @@ function niceMax(max) {
  * @param {(index: number) => void} onSelect
  */
 export function createChart(svg, onSelect) {
-  /** @type {Turn[]} */
+  /** @type {readonly Turn[]} */
   let turns = [];
   let width = 800;
   let selected = 0;
@@ -197,7 +194,7 @@ export function createChart(svg, onSelect) {
   });
 
   return {
-    /** @param {Turn[]} next */
+    /** @param {readonly Turn[]} next */
     setTurns(next) {
       turns = next;
       render();

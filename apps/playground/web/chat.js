@@ -6,8 +6,13 @@ import { api } from './api.js';
 import { byId, el } from './dom.js';
 
 /**
- * @param {{ enabled: boolean, provider?: string, model?: string, help: string }} config
- * @param {(result: { reply: string, turn: any, detail: any }) => void} onTurn
+ * @typedef {import('../src/server/contract.ts').ChatResponse} ChatResponse
+ * @typedef {import('../src/server/contract.ts').PublicChatConfig} PublicChatConfig
+ */
+
+/**
+ * @param {PublicChatConfig} config
+ * @param {(result: ChatResponse) => void} onTurn
  */
 export function setupChat(config, onTurn) {
   const input = /** @type {HTMLTextAreaElement} */ (byId('chat-input'));
@@ -25,7 +30,7 @@ export function setupChat(config, onTurn) {
     return;
   }
   help.hidden = true;
-  input.placeholder = `Message ${config.model ?? 'the model'} (${config.provider})…`;
+  input.placeholder = `Message ${config.model} (${config.provider})…`;
 
   /** @param {string} role @param {string} text */
   const line = (role, text) => {

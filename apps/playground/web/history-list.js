@@ -24,9 +24,10 @@ function markLabel(how) {
 }
 
 /**
- * @typedef {{ historyOffset?: number, historyAround?: string }} PageRequest
- * @typedef {{ history: any[], historyPage: { offset: number, total: number,
- *   counts: { active: number, archived: number, erased: number } } }} HistoryPageDetail
+ * @typedef {import('../src/replay/replay-views.ts').HistoryItem} HistoryItem
+ * @typedef {import('../src/replay/replay-views.ts').PresentMessage} PresentMessage
+ * @typedef {Pick<import('../src/server/contract.ts').TurnQuery, 'historyOffset' | 'historyAround'>} PageRequest
+ * @typedef {Pick<import('../src/server/contract.ts').TurnPageResponse, 'history' | 'historyPage'>} HistoryPageDetail
  */
 
 /**
@@ -35,14 +36,14 @@ function markLabel(how) {
  * @param {(request: PageRequest) => Promise<HistoryPageDetail>} loadPage
  */
 export function createHistoryList(container, countBadge, loadPage) {
-  /** @type {any[]} */
+  /** @type {HistoryItem[]} */
   let items = [];
   let offset = 0;
   let total = 0;
   /** Message id -> how the last question's context brings it back. @type {Map<string, string>} */
   let marks = new Map();
 
-  /** @param {any} m a HistoryItem */
+  /** @param {HistoryItem} m */
   const row = (m) => {
     const how = marks.get(m.id);
     return el(
@@ -173,7 +174,7 @@ export function createHistoryList(container, countBadge, loadPage) {
      * Marks the messages a question's context brings back, on this page and on pages loaded
      * later, then shows the page of the first retrieved one (else the first one) and scrolls
      * the list (only the list) to it. An empty list clears the marks.
-     * @param {{ id: string, how: string }[]} present
+     * @param {PresentMessage[]} present
      */
     async mark(present) {
       marks = new Map(present.map((p) => [p.id, p.how]));

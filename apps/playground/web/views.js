@@ -7,9 +7,18 @@ import { byId, collapsibleText, el, formatNumber, formatTime } from './dom.js';
 const LIST_CAP = 50;
 
 /**
+ * @typedef {import('../src/replay/replay-views.ts').ContextItem} ContextItem
+ * @typedef {import('../src/replay/replay-views.ts').AskContextItem} AskContextItem
+ * @typedef {import('../src/replay/replay-views.ts').KnowledgeHitView} KnowledgeHitView
+ * @typedef {import('../src/replay/replay-views.ts').ReplayStats} ReplayStats
+ * @typedef {import('../src/replay/replay-views.ts').SummaryView} SummaryView
+ */
+
+/**
+ * @template T
  * @param {HTMLElement} list
- * @param {any[]} items
- * @param {(item: any) => HTMLElement} render
+ * @param {readonly T[]} items
+ * @param {(item: T) => HTMLElement} render
  * @param {string} tag
  */
 export function cappedList(list, items, render, tag) {
@@ -35,14 +44,14 @@ export function cappedList(list, items, render, tag) {
   showMore();
 }
 
-/** @param {any[]} context the turn's context items */
+/** @param {ContextItem[]} context the turn's context items */
 export function renderContext(context) {
   const total = context.reduce((sum, item) => sum + item.tokens, 0);
   byId('context-tokens').textContent = `${formatNumber(total)} tokens`;
   cappedList(byId('context'), context, contextItem, 'li');
 }
 
-/** @param {any} item a ContextItem */
+/** @param {ContextItem | AskContextItem} item */
 export function contextItem(item) {
   return el('li', { class: 'context-item', 'data-kind': item.kind, 'data-id': item.id }, [
     el('div', { class: 'meta' }, [
@@ -55,7 +64,7 @@ export function contextItem(item) {
 }
 
 /**
- * @param {any[]} summaries
+ * @param {SummaryView[]} summaries
  * @param {(ids: string[]) => void} showOriginals scrolls the history to these message ids
  */
 export function renderSummaries(summaries, showOriginals) {
@@ -69,11 +78,11 @@ export function renderSummaries(summaries, showOriginals) {
 }
 
 /**
- * @param {any} s a SummaryView
+ * @param {SummaryView} s
  * @param {(ids: string[]) => void} showOriginals
  */
 function summaryItem(s, showOriginals) {
-  const ids = /** @type {string[]} */ (s.originalMessageIds);
+  const ids = s.originalMessageIds;
   /** @param {string} label @param {string[]} targets */
   const link = (label, targets) => {
     const a = el('a', {
@@ -117,7 +126,7 @@ function summaryItem(s, showOriginals) {
   ]);
 }
 
-/** @param {any[]} hits */
+/** @param {KnowledgeHitView[]} hits */
 export function renderKbHits(hits) {
   const list = byId('kb-hits');
   if (hits.length === 0) {
@@ -142,14 +151,17 @@ export function renderKbHits(hits) {
   );
 }
 
-/** @param {any} stats ReplayStats (null before the first replay) */
+/**
+ * The thread's stats as the server aggregated them (contract.ts): shown, never recomputed.
+ * @param {ReplayStats | null} stats null before the first replay
+ */
 export function renderStats(stats) {
   const dl = byId('stats');
   if (!stats) {
     dl.replaceChildren();
     return;
   }
-  const saved = stats.tokensStored > 0 ? 1 - stats.tokensSent / stats.tokensStored : 0;
+  const saved = 1 - stats.sentShare;
   /** @type {[string, string][]} */
   const rows = [
     ['turns', formatNumber(stats.turns)],

@@ -10,14 +10,13 @@ const ms = (n: number) =>
  */
 export function summaryTable(result: ReplayResult, location: string | undefined): string {
   const s = result.stats;
-  const sentShare = s.tokensStored === 0 ? 0 : s.tokensSent / s.tokensStored;
   const rows: [string, string][] = [
     ['conversation', result.conversationTitle],
     ['store', location === undefined ? result.store : `${result.store} (${location})`],
     ['turns', int(s.turns)],
     ['messages', int(s.messages)],
     ['tokens stored', int(s.tokensStored)],
-    ['tokens sent', `${int(s.tokensSent)} (${(sentShare * 100).toFixed(1)}% of stored)`],
+    ['tokens sent', `${int(s.tokensSent)} (${(s.sentShare * 100).toFixed(1)}% of stored)`],
     ['compactions', int(s.compactions)],
     ['erasures', int(s.erasures)],
     [

@@ -174,6 +174,7 @@ export class TurnRecorder {
       tokensSent,
       compactions,
       erasures,
+      sentShare: tokensStored === 0 ? 1 : tokensSent / tokensStored,
       compressionRatio:
         ratios.length === 0 ? null : ratios.reduce((a, b) => a + b, 0) / ratios.length,
       msPerTurn: this.turns.length === 0 ? 0 : totalMs / this.turns.length,

@@ -1,3 +1,4 @@
+import type { AskRequest, ErrorDetails, Unchecked } from './contract.ts';
 import { HttpError } from './http-json.ts';
 
 /** Longest question `POST /api/ask` takes, in characters (UTF-16 code units). */
@@ -8,9 +9,9 @@ export const NO_REPLAY_TO_ASK =
   'No replay yet: POST /api/replay first; the question is asked against the memory the last replay left.';
 
 /** `body.question`, checked: a non-empty string of at most MAX_QUESTION_CHARS. @throws HttpError 400 naming the field. */
-export function readQuestion(body: Record<string, unknown>): string {
+export function readQuestion(body: Unchecked<AskRequest>): string {
   const question = body.question;
-  const bad = (message: string, extra: Record<string, unknown> = {}) =>
+  const bad = (message: string, extra: ErrorDetails = {}) =>
     new HttpError(400, message, { field: 'question', ...extra });
   if (question === undefined) throw bad('"question" is missing: send { "question": "..." }.');
   if (typeof question !== 'string') {

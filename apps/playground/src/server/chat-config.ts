@@ -1,3 +1,5 @@
+import type { PublicChatConfig } from './contract.ts';
+
 /** Which model the live chat talks to, read from the environment. */
 export type ChatConfig =
   | { enabled: false; help: string }
@@ -60,7 +62,7 @@ export function chatConfigFromEnv(env: NodeJS.ProcessEnv): ChatConfig {
 }
 
 /** What GET /api/config tells the page (never the key). */
-export function publicChatConfig(config: ChatConfig) {
+export function publicChatConfig(config: ChatConfig): PublicChatConfig {
   return config.enabled
     ? { enabled: true, provider: config.provider, model: config.model, help: config.help }
     : { enabled: false, help: config.help };

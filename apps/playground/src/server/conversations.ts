@@ -2,19 +2,12 @@ import { fileURLToPath } from 'node:url';
 import { generateConversation } from '@mem/core/testing';
 import { loadConversation } from '../conversation/load-conversation.ts';
 import type { Conversation } from '../replay/replay-types.ts';
+import type { SessionRange } from './contract.ts';
 
 /** The bundled multi-session conversation with tool calls (core's example). */
 export const BUNDLED_CONVERSATION = fileURLToPath(
   new URL('../../../../packages/core/examples/support-desk.conversation.json', import.meta.url),
 );
-
-/** A session of the conversation and the turns (0-based, one per user message) it spans. */
-export interface SessionRange {
-  id: string;
-  title: string;
-  firstTurn: number;
-  lastTurn: number;
-}
 
 export function sessionRanges(conversation: Conversation): SessionRange[] {
   let turn = 0;

@@ -1,12 +1,6 @@
-import type { HistoryItem, TurnDetail } from '../replay/replay-types.ts';
+import type { TurnDetail } from '../replay/replay-types.ts';
+import type { TurnPageResponse } from './contract.ts';
 import { HttpError } from './http-json.ts';
-
-/** Where a page of the history sits, and how many messages are in each state. */
-export interface HistoryPage {
-  offset: number;
-  total: number;
-  counts: Record<HistoryItem['state'], number>;
-}
 
 const MAX_LIMIT = 5000;
 
@@ -26,10 +20,7 @@ function integer(query: URLSearchParams, name: string, min: number, max: number)
  * One page of the turn's history: `historyLimit` messages from `historyOffset`, around the message
  * `historyAround`, or (neither given) the latest ones.
  */
-export function pageHistory(
-  detail: TurnDetail,
-  query: URLSearchParams,
-): TurnDetail & { historyPage: HistoryPage } {
+export function pageHistory(detail: TurnDetail, query: URLSearchParams): TurnPageResponse {
   const limit = integer(query, 'historyLimit', 1, MAX_LIMIT);
   const total = detail.history.length;
   let offset = total - limit;

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ErrorDetails, ErrorResponse } from './contract.ts';
 
 /** Largest request body the server reads. */
 export const MAX_BODY_BYTES = 5 * 1024 * 1024;
@@ -6,14 +7,19 @@ export const MAX_BODY_BYTES = 5 * 1024 * 1024;
 /** An error that becomes a JSON response `{ error, ...extra }` with this status. */
 export class HttpError extends Error {
   readonly status: number;
-  readonly extra: Record<string, unknown>;
+  readonly extra: ErrorDetails;
 
-  constructor(status: number, message: string, extra: Record<string, unknown> = {}) {
+  constructor(status: number, message: string, extra: ErrorDetails = {}) {
     super(message);
     this.name = 'HttpError';
     this.status = status;
     this.extra = extra;
   }
+}
+
+/** The answer for an error: `{ error, ...extra }`. */
+export function errorBody(error: HttpError): ErrorResponse {
+  return { error: error.message, ...error.extra };
 }
 
 export function sendJson(res: ServerResponse, status: number, body: unknown): void {

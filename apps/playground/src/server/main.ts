@@ -1,5 +1,6 @@
 /**
- * The playground's web server: the page (web/) and its JSON API, on loopback only.
+ * The playground's web server: the page (web/) and its JSON API, on loopback only. Every body
+ * below is typed in contract.ts.
  *
  *   GET  /api/config      conversation sessions, presets, stores, chat settings
  *   POST /api/validate    { profile } → { ok: true } | { ok: false, issues: [{ path, message }] }
@@ -11,11 +12,13 @@
  *   POST /api/ask         { question } → AskAnswer: the context the next LLM call would get for
  *                         the question after the last replay (nothing stored); 400 for a bad
  *                         question, 409 before a replay or while one runs
- *   POST /api/chat        { message } → { reply, turn, detail } (409 when no model is configured)
+ *   POST /api/chat        { message } → { reply, turn, detail, stats } (409 when no model is
+ *                         configured)
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { HttpError, readJsonBody, sendJson } from './http-json.ts';
+import type { ErrorResponse } from './contract.ts';
+import { errorBody, HttpError, readJsonBody, sendJson } from './http-json.ts';
 import { createPlaygroundApi, type PlaygroundApi } from './playground-api.ts';
 import type { ReplayLimits } from './replay-limits.ts';
 import { sendStatic, staticFile } from './static-files.ts';
@@ -68,12 +71,13 @@ export async function startPlaygroundServer(
           `[mem/playground] ${req.method} ${req.url}: ${String((error as Error)?.stack ?? error)}`,
         );
       if (res.headersSent || res.destroyed) return;
-      if (error instanceof HttpError)
-        sendJson(res, error.status, { error: error.message, ...error.extra });
-      else
-        sendJson(res, 500, {
+      if (error instanceof HttpError) sendJson(res, error.status, errorBody(error));
+      else {
+        const body: ErrorResponse = {
           error: `Internal error: ${(error as Error)?.message ?? String(error)}`,
-        });
+        };
+        sendJson(res, 500, body);
+      }
     });
   });
   await new Promise<void>((resolve, reject) => {

@@ -1,18 +1,23 @@
 import type { Message } from '@mem/core';
 import { PRESETS } from '../replay/presets.ts';
-import type {
-  AskAnswer,
-  ReplayStats,
-  StoreKind,
-  SummaryView,
-  TurnDetail,
-  TurnSnapshot,
-} from '../replay/replay-types.ts';
+import type { StoreKind } from '../replay/replay-types.ts';
 import { readQuestion } from './ask-question.ts';
 import { type ChatConfig, chatConfigFromEnv, publicChatConfig } from './chat-config.ts';
 import { createChatModel } from './chat-model.ts';
+import type {
+  AskRequest,
+  AskResponse,
+  ChatRequest,
+  ChatResponse,
+  ConfigResponse,
+  ReplayRequest,
+  ReplayResponse,
+  TurnResponse,
+  Unchecked,
+  ValidateRequest,
+  ValidateResponse,
+} from './contract.ts';
 import { createConversationCache, sessionRanges } from './conversations.ts';
-import type { HistoryPage } from './history-page.ts';
 import { HttpError } from './http-json.ts';
 import { checkProfile } from './profile-check.ts';
 import { DEFAULT_REPLAY_LIMITS, type ReplayLimits } from './replay-limits.ts';
@@ -25,14 +30,6 @@ export interface PlaygroundApiOptions {
   env: NodeJS.ProcessEnv;
   /** Bounds of one replay (default `DEFAULT_REPLAY_LIMITS`). */
   limits?: Partial<ReplayLimits>;
-}
-
-export interface ReplayAnswer {
-  conversationTitle: string;
-  store: StoreKind;
-  turns: TurnSnapshot[];
-  stats: ReplayStats;
-  summaries: SummaryView[];
 }
 
 const MAX_CHAT_MESSAGE = 20_000;
@@ -72,7 +69,7 @@ export function createPlaygroundApi(options: PlaygroundApiOptions) {
   };
 
   const pickConversation = (
-    body: Record<string, unknown>,
+    body: Unchecked<ReplayRequest>,
   ): { conversation: 'bundled' | 'generated'; turns: number } => {
     const which = body.conversation ?? 'bundled';
     if (which === 'bundled') return { conversation: 'bundled', turns: 0 };
@@ -94,7 +91,7 @@ export function createPlaygroundApi(options: PlaygroundApiOptions) {
   };
 
   return {
-    async config() {
+    async config(): Promise<ConfigResponse> {
       const bundled = await conversations.bundled();
       return {
         conversation: { title: bundled.title, sessions: sessionRanges(bundled) },
@@ -104,13 +101,13 @@ export function createPlaygroundApi(options: PlaygroundApiOptions) {
       };
     },
 
-    validate(body: Record<string, unknown>) {
+    validate(body: Unchecked<ValidateRequest>): ValidateResponse {
       const check = checkProfile(body.profile);
-      return check.ok ? { ok: true as const } : check;
+      return check.ok ? { ok: true } : check;
     },
 
     /** @throws HttpError: 400 bad request or profile, 409 superseded, 422 past a limit, 499 client gone. */
-    async replay(body: Record<string, unknown>, signal: AbortSignal): Promise<ReplayAnswer> {
+    async replay(body: Unchecked<ReplayRequest>, signal: AbortSignal): Promise<ReplayResponse> {
       const check = checkProfile(body.profile);
       if (!check.ok) {
         throw new HttpError(400, 'The profile is invalid; fix the listed paths.', {
@@ -133,7 +130,7 @@ export function createPlaygroundApi(options: PlaygroundApiOptions) {
       return counted('replay', async () => {
         if (seq !== latestReplay) throw new HttpError(409, 'Superseded by a newer replay request.');
         if (signal.aborted) throw new HttpError(499, 'The client went away before the replay ran.');
-        return runner.replay<ReplayAnswer>(
+        return runner.replay<ReplayResponse>(
           {
             ...conversation,
             profile: check.profile,
@@ -150,14 +147,14 @@ export function createPlaygroundApi(options: PlaygroundApiOptions) {
      * one at `historyOffset`, or the one around the message `historyAround`) and `historyPage`
      * says where it is, so the page never downloads a 10,000-turn history at once.
      */
-    turn(raw: string, query: URLSearchParams): Promise<TurnDetail & { historyPage?: HistoryPage }> {
+    turn(raw: string, query: URLSearchParams): Promise<TurnResponse> {
       if (!/^\d+$/.test(raw) || !Number.isSafeInteger(Number(raw))) {
         throw new HttpError(
           400,
           `The turn must be a non-negative integer, got ${JSON.stringify(raw)}.`,
         );
       }
-      return runner.turn(Number(raw), query.toString());
+      return runner.turn<TurnResponse>(Number(raw), query.toString());
     },
 
     /**
@@ -166,7 +163,7 @@ export function createPlaygroundApi(options: PlaygroundApiOptions) {
      * @throws HttpError: 400 bad question (`field: "question"`), 409 no replay yet, or a replay
      * or chat turn in progress (`busy`).
      */
-    async ask(body: Record<string, unknown>): Promise<AskAnswer> {
+    async ask(body: Unchecked<AskRequest>): Promise<AskResponse> {
       const question = readQuestion(body);
       if (busy.replay > 0) {
         throw new HttpError(
@@ -180,12 +177,10 @@ export function createPlaygroundApi(options: PlaygroundApiOptions) {
           busy: 'chat',
         });
       }
-      return exclusive(() => runner.ask<AskAnswer>(question));
+      return exclusive(() => runner.ask<AskResponse>(question));
     },
 
-    async chat(
-      body: Record<string, unknown>,
-    ): Promise<{ reply: string; turn: TurnSnapshot; detail: TurnDetail }> {
+    async chat(body: Unchecked<ChatRequest>): Promise<ChatResponse> {
       if (model === undefined) throw new HttpError(409, chat.help, { help: chat.help });
       const message = body.message;
       if (typeof message !== 'string' || message.trim() === '') {
@@ -204,7 +199,7 @@ export function createPlaygroundApi(options: PlaygroundApiOptions) {
           throw new HttpError(502, `The model call failed: ${(error as Error).message}`);
         }
         const text = reply.trim() === '' ? '(the model sent an empty reply)' : reply;
-        const ended = await runner.endTurn<{ turn: TurnSnapshot; detail: TurnDetail }>([
+        const ended = await runner.endTurn<Omit<ChatResponse, 'reply'>>([
           { role: 'assistant', content: text },
         ]);
         return { reply: text, ...ended };

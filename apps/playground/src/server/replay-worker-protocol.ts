@@ -1,4 +1,5 @@
 /** Messages between the server (replay-runner.ts) and its replay worker (replay-worker.ts). */
+import type { ErrorDetails } from './contract.ts';
 
 export type WorkerOp = 'replay' | 'turn' | 'ask' | 'beginTurn' | 'endTurn' | 'close';
 
@@ -15,6 +16,6 @@ export type WorkerReply =
       ok: false;
       error:
         | { kind: 'stopped'; message: string; done: number; total: number }
-        | { kind: 'http'; message: string; status: number; extra: Record<string, unknown> }
+        | { kind: 'http'; message: string; status: number; extra: ErrorDetails }
         | { kind: 'error'; message: string; stack: string };
     };

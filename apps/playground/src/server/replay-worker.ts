@@ -7,8 +7,9 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { MemError, type MessageInput } from '@mem/core';
 import { type LiveReplay, replayKeepingSession } from '../replay/replay.ts';
-import type { StoreKind } from '../replay/replay-types.ts';
+import type { ReplayStats, StoreKind } from '../replay/replay-types.ts';
 import { NO_REPLAY_TO_ASK } from './ask-question.ts';
+import type { ChatResponse, ReplayResponse, TurnResponse } from './contract.ts';
 import { createConversationCache } from './conversations.ts';
 import { pageHistory } from './history-page.ts';
 import { HttpError } from './http-json.ts';
@@ -22,6 +23,8 @@ const { stop: stopBuffer, tempRoot } = workerData as { stop: SharedArrayBuffer; 
 const stop = new Int32Array(stopBuffer);
 const conversations = createConversationCache();
 let current: LiveReplay | undefined;
+/** The replay's wall clock beyond its engine time (its stats' totalMs minus the engine's). */
+let replayOverheadMs = 0;
 let queue: Promise<unknown> = Promise.resolve();
 
 /** Thrown by a replay asked to stop; the server says why (client gone, time limit). */
@@ -42,7 +45,7 @@ const handlers = {
     redisUrl?: string;
     conversation: 'bundled' | 'generated';
     turns: number;
-  }) {
+  }): Promise<ReplayResponse> {
     await current?.live.close().catch(() => undefined);
     current = undefined;
     const conversation =
@@ -73,6 +76,7 @@ const handlers = {
       throw error;
     }
     const { result } = current;
+    replayOverheadMs = result.stats.totalMs - current.live.stats().totalMs;
     const last = result.turns.length - 1;
     return {
       conversationTitle: result.conversationTitle,
@@ -83,7 +87,7 @@ const handlers = {
     };
   },
 
-  turn(args: { index: number; query: string }) {
+  turn(args: { index: number; query: string }): TurnResponse {
     if (current === undefined) throw new HttpError(404, 'No replay yet: POST /api/replay first.');
     const count = current.live.turns.length;
     if (args.index >= count) {
@@ -122,11 +126,11 @@ const handlers = {
     return context.messages;
   },
 
-  async endTurn(args: { replies: MessageInput[] }) {
+  async endTurn(args: { replies: MessageInput[] }): Promise<Omit<ChatResponse, 'reply'>> {
     if (current === undefined)
       throw new HttpError(409, 'The replay behind this chat was replaced.');
     const { snapshot, detail } = await current.live.endTurn(args.replies);
-    return { turn: snapshot, detail };
+    return { turn: snapshot, detail, stats: threadStats(current) };
   },
 
   async close() {
@@ -134,6 +138,16 @@ const handlers = {
     current = undefined;
   },
 };
+
+/**
+ * The stats of the whole thread, the replay's turns and the chat's since, aggregated here once:
+ * the page shows them as they are. Total time is the replay's wall clock plus the chat turns'
+ * engine time (a model call is not memory work).
+ */
+function threadStats(replayed: LiveReplay): ReplayStats {
+  const stats = replayed.live.stats();
+  return { ...stats, totalMs: stats.totalMs + replayOverheadMs };
+}
 
 port.on('message', (request: WorkerRequest) => {
   const run = queue.then(async (): Promise<WorkerReply> => {

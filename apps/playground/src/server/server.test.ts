@@ -13,8 +13,7 @@ import type {
   TurnDetail,
   TurnSnapshot,
 } from '../replay/replay-types.ts';
-import type { SessionRange } from './conversations.ts';
-import type { HistoryPage } from './history-page.ts';
+import type { HistoryPage, SessionRange } from './contract.ts';
 import { type PlaygroundServer, startPlaygroundServer } from './main.ts';
 
 const combined = PRESETS.find((p) => p.name === 'combined')!.profile;
@@ -108,6 +107,7 @@ describe('playground server without a model', () => {
     expect(body.turns.length).toBeGreaterThan(40);
     expect(body.stats.turns).toBe(body.turns.length);
     expect(body.stats.compactions).toBeGreaterThanOrEqual(1);
+    expect(body.stats.sentShare).toBeCloseTo(body.stats.tokensSent / body.stats.tokensStored);
     const compactions = body.turns.flatMap((t) => t.events).filter((e) => e.kind === 'compaction');
     expect(compactions.length).toBeGreaterThanOrEqual(1);
     expect(body.summaries.length).toBeGreaterThanOrEqual(1);
@@ -233,6 +233,19 @@ describe('playground server with an OpenAI-compatible model', () => {
     expect(body.reply).toBe('BW-20418 left Rotterdam on Tuesday.');
     expect(body.turn.index).toBe(replayed.turns.length);
     expect(body.turn.sessionId).toBe('live');
+    // The thread's stats come with the turn, aggregated on the server: the page only shows them.
+    const before = replayed.stats;
+    expect(body.stats).toMatchObject({
+      turns: before.turns + 1,
+      tokensStored: before.tokensStored + body.turn.historyTokens,
+      tokensSent: before.tokensSent + body.turn.promptTokens,
+      compactions:
+        before.compactions + body.turn.events.filter((e) => e.kind === 'compaction').length,
+      erasures: before.erasures + body.turn.events.filter((e) => e.kind === 'erasure').length,
+    });
+    expect(body.stats.messages).toBeGreaterThan(before.messages);
+    expect(body.stats.sentShare).toBeCloseTo(body.stats.tokensSent / body.stats.tokensStored);
+    expect(body.stats.totalMs).toBeGreaterThan(before.totalMs);
     const window = body.detail.context.filter((c) => c.kind === 'window');
     expect(window.at(-1)?.text).toBe('When did BW-20418 leave?');
     expect(body.detail.history.at(-1)).toMatchObject({ role: 'assistant', text: body.reply });

@@ -3,11 +3,10 @@
  * answered and the selected turn's stored history (which holds that turn's user message) is shown.
  */
 import type { Page } from 'playwright-core';
+import type { ReplayStats } from '../../src/replay/replay-types.ts';
+import type { ReplayResponse } from '../../src/server/contract.ts';
 
-export interface ReplayAnswer {
-  turns: { index: number; sessionId: string; userMessageId: string; events: { kind: string }[] }[];
-  stats: { turns: number; compactions: number; erasures: number; totalMs: number };
-}
+export type ReplayAnswer = ReplayResponse;
 
 /** Resolves with the body of the next successful POST /api/replay (call before the action). */
 export function nextReplay(page: Page, timeout = 120_000): Promise<ReplayAnswer> {
@@ -48,6 +47,33 @@ export async function waitForTurnShown(
       timeout,
     },
   );
+}
+
+/** The stats bar as shown: label → value (`tokens sent` → `1,234 (−56.7%)`). */
+export async function statsShown(page: Page): Promise<Record<string, string>> {
+  const rows = await page
+    .locator('#stats > div')
+    .evaluateAll((divs) =>
+      divs.map((d) => [
+        d.querySelector('dt')?.textContent ?? '',
+        d.querySelector('dd')?.textContent ?? '',
+      ]),
+    );
+  return Object.fromEntries(rows);
+}
+
+/** The stats bar the page should show for these stats: the server's numbers, formatted. */
+export function expectedStats(stats: ReplayStats): Record<string, string> {
+  const n = (value: number) => value.toLocaleString('en-US');
+  const saved = (Math.round((1 - stats.sentShare) * 1000) / 10).toFixed(1);
+  return {
+    turns: n(stats.turns),
+    'tokens stored': n(stats.tokensStored),
+    'tokens sent': `${n(stats.tokensSent)} (−${saved}%)`,
+    compactions: n(stats.compactions),
+    erasures: n(stats.erasures),
+    ratio: stats.compressionRatio === null ? '—' : stats.compressionRatio.toFixed(2),
+  };
 }
 
 /** How many elements match, in the page. */

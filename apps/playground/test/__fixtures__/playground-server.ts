@@ -1,6 +1,6 @@
 /**
  * The real playground server, in-process on a free loopback port, with no chat model configured
- * and its SQLite replays written under a fresh temporary directory.
+ * (unless `env` names one) and its SQLite replays written under a fresh temporary directory.
  */
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -18,7 +18,8 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startTestServer(): Promise<TestServer> {
+/** `env`: where the server reads its chat settings (default: none, so the chat is off). */
+export async function startTestServer(env: NodeJS.ProcessEnv = {}): Promise<TestServer> {
   const dataDir = await mkdtemp(join(tmpdir(), 'mem-playground-test-'));
   // The replay creates each SQLite file in os.tmpdir(), which reads TMPDIR on every call.
   const previousTmp = process.env.TMPDIR;
@@ -27,7 +28,7 @@ export async function startTestServer(): Promise<TestServer> {
   const server = await startPlaygroundServer({
     port: 0,
     host: '127.0.0.1',
-    env: {},
+    env,
     log: (line) => logged.push(line),
   });
   return {
