@@ -148,7 +148,7 @@ async function selectTurn(index) {
 
 /** @param {TurnPageResponse} detail */
 function showDetail(detail) {
-  renderContext(detail.context);
+  renderContext(detail.context, detail.turn.promptTokens);
   history.show(detail);
   renderSummaries(detail.summaries, (ids) => void history.reveal(ids));
   renderKbHits(detail.knowledgeHits);

@@ -44,10 +44,13 @@ export function cappedList(list, items, render, tag) {
   showMore();
 }
 
-/** @param {ContextItem[]} context the turn's context items */
-export function renderContext(context) {
-  const total = context.reduce((sum, item) => sum + item.tokens, 0);
-  byId('context-tokens').textContent = `${formatNumber(total)} tokens`;
+/**
+ * @param {ContextItem[]} context the turn's context items
+ * @param {number} promptTokens what the server counted for the whole prompt (`turn.promptTokens`,
+ *   reply priming included), the number the chart and the stats use too
+ */
+export function renderContext(context, promptTokens) {
+  byId('context-tokens').textContent = `${formatNumber(promptTokens)} tokens`;
   cappedList(byId('context'), context, contextItem, 'li');
 }
 
