@@ -5,6 +5,7 @@ import * as strategies from '@mem/core/strategies';
 import * as summarize from '@mem/core/summarize';
 import * as testing from '@mem/core/testing';
 import * as suite from '@mem/store-test-suite';
+import * as processes from '@mem/store-test-suite/processes';
 import { describe, expect, it } from 'vitest';
 
 const read = (path: string) => readFile(new URL(path, import.meta.url), 'utf8');
@@ -106,6 +107,17 @@ describe('the @mem/core README', () => {
         expect(modules[from], `${from} exports ${name}`).toHaveProperty(name);
       }
     }
+    const suites = identifiers(section).filter((n) => /^run[A-Z]/.test(n));
+    expect(new Set(suites)).toEqual(
+      new Set([
+        'runStoreTests',
+        'runKnowledgeBaseTests',
+        'runEngineTests',
+        'runCrashTests',
+        'runMultiProcessTests',
+      ]),
+    );
+    for (const name of suites) expect({ ...suite, ...processes }).toHaveProperty(name);
     expect(parsers.length).toBeGreaterThan(5);
     for (const name of parsers) expect(backend, `backend exports ${name}`).toHaveProperty(name);
   });
