@@ -1,14 +1,24 @@
 /**
  * `@mem/core/summarize`, for authors of a summarizer (such as `@mem/summarizers`): the
  * `Summarizer` contract, the transcript a summarizer reads, the checks every summary passes, the
- * run with extractive fallback, and the Chain of Density prompts.
+ * run with extractive fallback, and the Chain of Density prompts (the one set, in a JSON and a
+ * plain-text reply format).
  */
 
 export type { CountedMessage, Message } from './model/message.ts';
 export { isSummaryMessage, messageText } from './model/message.ts';
 export { messageSchema } from './model/message-schema.ts';
 export { promptProblems } from './model/prompt-validity.ts';
-export { densifyPrompt, initialSummaryPrompt, SUMMARY_FOCUS } from './summarize/cod-prompts.ts';
+export type { DensifyPassPrompt, InitialPassPrompt } from './summarize/cod-prompts.ts';
+export {
+  allStepsPrompt,
+  densifyPassPrompt,
+  densifyPrompt,
+  initialPassPrompt,
+  initialSummaryPrompt,
+  SUMMARY_FOCUS,
+} from './summarize/cod-prompts.ts';
+export { codSystemPrompt } from './summarize/cod-system-prompt.ts';
 export { looksLikeErrorText } from './summarize/error-text.ts';
 export type {
   ExtractiveSummarizer,

@@ -12,6 +12,7 @@ import { createExtractiveSummarizer } from './extractive-summarizer.ts';
 import { renderTranscript } from './render-transcript.ts';
 import { type RunSummarizerParams, runSummarizer } from './run-summarizer.ts';
 import type { SummarizerObject } from './summarizer.ts';
+import { SUMMARIZER_SPECIFICATION_VERSION } from './summarizer.ts';
 
 describe('runSummarizer', () => {
   it('falls back to the extractive summary when no summarizer is configured', async () => {
@@ -56,15 +57,16 @@ describe('runSummarizer', () => {
       expect(options.signal.aborted).toBe(false);
     }
     expect(first.options.instructions).toContain(
-      'Summarize the conversation transcript in about 150 tokens',
+      'Pass 1 of 3. Write a summary of the transcript of about 150 tokens',
     );
-    expect(second.options.instructions).toContain('Identify 1-3 informative entities');
-    expect(second.options.instructions).toContain('do not grow');
+    expect(second.options.instructions).toContain('Identify 1-3 informative Missing Entities');
+    expect(second.options.instructions).toContain('identical length, about 150 tokens');
   });
 
   it('calls a chainOfDensity object once with loops, and reports its usage and passes', async () => {
     const calls: Call[] = [];
     const summarizer: SummarizerObject = {
+      specificationVersion: SUMMARIZER_SPECIFICATION_VERSION,
       capabilities: { chainOfDensity: true },
       async summarize(input, options) {
         calls.push({ input, options });
@@ -94,6 +96,7 @@ describe('runSummarizer', () => {
   it('loops an object without chainOfDensity and sums its usage', async () => {
     let n = 0;
     const summarizer: SummarizerObject = {
+      specificationVersion: SUMMARIZER_SPECIFICATION_VERSION,
       summarize: async () => ({
         text: `AF-1042 refund, pass ${++n}`,
         usage: { inputTokens: 100, outputTokens: 10 },
@@ -110,6 +113,7 @@ describe('runSummarizer', () => {
   it('forwards every per-call usage report once, even when the call then fails', async () => {
     const reports: unknown[] = [];
     const summarizer: SummarizerObject = {
+      specificationVersion: SUMMARIZER_SPECIFICATION_VERSION,
       capabilities: { chainOfDensity: true },
       async summarize(_input, options) {
         options.onUsage?.({ inputTokens: 500, outputTokens: 40, model: 'test:a' });
@@ -133,6 +137,7 @@ describe('runSummarizer', () => {
     expect(outcome.usage).toEqual({ inputTokens: 1100, outputTokens: 90 });
 
     const failing: SummarizerObject = {
+      specificationVersion: SUMMARIZER_SPECIFICATION_VERSION,
       capabilities: { chainOfDensity: true },
       async summarize(_input, options) {
         options.onUsage?.({ inputTokens: 700, outputTokens: 0 });
@@ -153,6 +158,7 @@ describe('runSummarizer', () => {
     const extractive = createExtractiveSummarizer(counter);
     let calls = 0;
     const summarizer: SummarizerObject = {
+      specificationVersion: SUMMARIZER_SPECIFICATION_VERSION,
       capabilities: extractive.capabilities,
       summarize: (input, options) => {
         calls++;

@@ -1,5 +1,9 @@
 import { MemSummarizerError, MemValidationError } from '@mem/core';
 import {
+  allStepsPrompt,
+  codSystemPrompt,
+  densifyPassPrompt,
+  initialPassPrompt,
   type SummarizeOptions,
   type SummarizeResult,
   type SummarizerObject,
@@ -14,7 +18,6 @@ import {
   type ResolvedChainOfDensityOptions,
   resolveChainOfDensityOptions,
 } from './chain-of-density-options.ts';
-import { allStepsPrompt, densifyPassPrompt, initialPassPrompt } from './cod-pass-prompts.ts';
 import {
   type CodReplyResult,
   type CodStep,
@@ -23,7 +26,6 @@ import {
   parseStepsReply,
   UnusableSummaryError,
 } from './cod-reply.ts';
-import { codSystemPrompt } from './cod-system-prompt.ts';
 
 /** A Chain of Density summarizer: core calls it once per compaction and it runs every pass. */
 export interface ChainOfDensitySummarizer extends SummarizerObject {

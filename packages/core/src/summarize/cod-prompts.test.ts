@@ -2,9 +2,14 @@ import { describe, expect, it } from 'vitest';
 import {
   allStepsPrompt,
   densifyPassPrompt,
+  densifyPrompt,
   initialPassPrompt,
+  initialSummaryPrompt,
   lengthTarget,
-} from './cod-pass-prompts.ts';
+  passInput,
+  passInstructions,
+  SUMMARY_FOCUS,
+} from './cod-prompts.ts';
 import { CONVERSATION_ENTITIES, codSystemPrompt } from './cod-system-prompt.ts';
 
 const transcript =
@@ -89,5 +94,45 @@ describe('pass prompts', () => {
     expect(prompt).toContain('Repeat the following 2 steps 5 times');
     expect(prompt).toContain('{"steps": [5 objects in order');
     expect(prompt).toContain(lengthTarget(80));
+  });
+});
+
+describe('plain-text prompts (core loop around a summarizer function)', () => {
+  it('word each pass as the JSON prompts do, and ask for the summary text only', () => {
+    const first = initialSummaryPrompt(120, 4);
+    const json = initialPassPrompt({ transcript, targetTokens: 120, loops: 4 });
+    const task = first.slice(0, first.indexOf(`\n\n${SUMMARY_FOCUS}`));
+    expect(json).toContain(task);
+    expect(task).toContain(
+      `Pass 1 of 4. Write a summary of the transcript of ${lengthTarget(120)}`,
+    );
+    expect(first).toContain(SUMMARY_FOCUS);
+    expect(first).toMatch(/Reply with the summary text only/);
+    expect(first).not.toContain('JSON');
+    expect(initialSummaryPrompt(120, 1)).toMatch(/Make it dense/);
+
+    const later = densifyPrompt(120, 3, 4);
+    const jsonLater = densifyPassPrompt({
+      transcript,
+      targetTokens: 120,
+      loops: 4,
+      pass: 3,
+      previousSummary: 's',
+      coveredEntities: [],
+    });
+    expect(jsonLater).toContain(later.slice(0, later.indexOf('\n\nReply with')));
+    expect(later).toMatch(/1-3 informative Missing Entities/);
+    expect(later).not.toContain('JSON');
+  });
+
+  it('put the instructions first, skip blank ones, and hand later passes the previous summary', () => {
+    expect(passInstructions('Keep ids.', 1, 2, 80)).toBe(
+      `Keep ids.\n\n${initialSummaryPrompt(80, 2)}`,
+    );
+    expect(passInstructions('  ', 2, 2, 80)).toBe(densifyPrompt(80, 2, 2));
+    expect(passInput(transcript, undefined)).toBe(transcript);
+    expect(passInput(transcript, 'A refund.')).toBe(
+      `<transcript>\n${transcript}\n</transcript>\n\n<previous_summary>\nA refund.\n</previous_summary>`,
+    );
   });
 });
