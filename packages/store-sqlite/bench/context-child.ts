@@ -1,6 +1,5 @@
-import { type FreshReadMode, measureFreshRead } from '@mem/core/testing';
+import { runFreshReadChild } from '@mem/store-bench';
 import { createSqliteStore } from '../src/index.ts';
 
 /** One fresh-process measurement (spawned by run.ts): argv = database path, session id, mode. */
-const [path, sessionId, mode] = process.argv.slice(2) as [string, string, FreshReadMode];
-await measureFreshRead(createSqliteStore({ path }), sessionId, mode);
+await runFreshReadChild((path) => createSqliteStore({ path }));

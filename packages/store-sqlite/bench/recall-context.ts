@@ -1,7 +1,15 @@
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { type BenchSummary, now, summarizeSamples } from '@mem/bench-kit';
+import {
+  type BenchSummary,
+  fmtInt,
+  fmtMs,
+  fmtUs,
+  now,
+  printTable,
+  summarizeSamples,
+} from '@mem/bench-kit';
 import { createInMemoryKnowledgeBase } from '@mem/core';
 import { type KnowledgeBase, type KnowledgeChunk, messageText } from '@mem/core/backend';
 import {
@@ -10,6 +18,7 @@ import {
   RECALL_SPEED_PROFILE,
   type RecallContextResult,
 } from '@mem/core/testing';
+import type { BenchRun } from '@mem/store-bench';
 import BetterSqlite3 from 'better-sqlite3';
 import { createSqliteKnowledgeBase } from '../src/index.ts';
 
@@ -115,4 +124,52 @@ async function coldSearch(path: string, interactions: number, questions: number)
 function exposeGc(): () => void {
   setFlagsFromString('--expose-gc');
   return runInNewContext('gc') as () => void;
+}
+
+/** Section (d) of `pnpm bench`: prints its tables and adds `recallContext` to the JSON line. */
+export async function runRecallContext(run: BenchRun, dir: string): Promise<void> {
+  const interactions = run.quick ? 2_000 : 10_000;
+  const { rows, cold } = await benchRecallContext(dir, interactions, run.quick ? 50 : 200);
+  printTable(
+    `(d) context() with retrieval, ${fmtInt(interactions)} interactions (summarizer + knowledge base, search_mode always)`,
+    rows.map(({ knowledgeBase, result }) => ({
+      'knowledge base': knowledgeBase,
+      'median context()': fmtUs(result.context.medianUs),
+      'p90 context()': fmtUs(result.context.p90Us),
+      'mean hits': result.meanHits.toFixed(2),
+      'mean knowledge tokens': fmtInt(result.meanKnowledgeTokens),
+      calls: result.context.runs,
+      replay: fmtMs(result.replayMs),
+    })),
+  );
+  printTable('(d) A new SQLite knowledge base on that file: first search builds the BM25 mirror', [
+    {
+      chunks: fmtInt(cold.chunks),
+      open: fmtMs(cold.openMs),
+      'first search (cold)': fmtMs(cold.firstSearchMs),
+      'median search (warm)': fmtUs(cold.warm.medianUs),
+      'p90 search (warm)': fmtUs(cold.warm.p90Us),
+      'in-memory KB: median / p90 search': `${fmtUs(cold.memory.medianUs)} / ${fmtUs(cold.memory.p90Us)}`,
+      'mirror heap / chunk': `${fmtInt(cold.mirrorBytesPerChunk)} B`,
+    },
+  ]);
+  const sqlite = rows.at(-1)!.result.context;
+  printTable('Targets', [
+    {
+      measure: `SQLite knowledge base: median context() at ${fmtInt(interactions)} interactions`,
+      value: fmtUs(sqlite.medianUs),
+      target: '< 1 ms',
+    },
+  ]);
+  run.out.recallContext = {
+    interactions,
+    rows: rows.map(({ knowledgeBase, result }) => ({
+      knowledgeBase,
+      medianUs: result.context.medianUs,
+      p90Us: result.context.p90Us,
+      meanHits: result.meanHits,
+      replayMs: result.replayMs,
+    })),
+    cold,
+  };
 }

@@ -1,0 +1,10 @@
+export type { AppendRow, AppendSide } from './append-rounds.ts';
+export { appendRounds, turnByTurn } from './append-rounds.ts';
+export type { BenchRun } from './bench-run.ts';
+export { startBench } from './bench-run.ts';
+export type { BytesOptions, BytesProbe } from './bytes-per-turn.ts';
+export { benchBytes } from './bytes-per-turn.ts';
+export type { FreshProcessOptions } from './fresh-process.ts';
+export { benchFresh, runFreshReadChild } from './fresh-process.ts';
+export type { StoreBenchBackend, TargetRow } from './store-sections.ts';
+export { runStoreSections } from './store-sections.ts';
