@@ -4,6 +4,8 @@
  * cursors, id checks, conflict errors, text analysis and ranking shared with the in-memory
  * implementations. Run `@mem/store-test-suite` against what you build.
  */
+
+export { knowledgeBaseProblem, storeProblem } from './engine/resolve-parts.ts';
 export type { ConflictCounter } from './errors/errors.ts';
 export type { AnalyzeOptions } from './knowledge/analyze-text.ts';
 export { analyzeText, normalizeText, STOPWORDS } from './knowledge/analyze-text.ts';
@@ -11,11 +13,12 @@ export type { IndexedChunk, ScoredChunk } from './knowledge/bm25-index.ts';
 export { Bm25Index } from './knowledge/bm25-index.ts';
 export { keepsSimilarity, normalizeVector } from './knowledge/cosine.ts';
 export { embedTexts } from './knowledge/embed-texts.ts';
-export type { Embedder, EmbedOptions, EmbedResult } from './knowledge/embedder-spec.ts';
+export type { Embedder, EmbedderV1, EmbedOptions, EmbedResult } from './knowledge/embedder-spec.ts';
 export { EMBEDDER_SPECIFICATION_VERSION } from './knowledge/embedder-spec.ts';
 export type {
   KnowledgeBase,
   KnowledgeBaseCapabilities,
+  KnowledgeBaseV1,
   KnowledgeChunk,
   KnowledgeChunkMetadata,
   KnowledgeCountFilter,
@@ -99,6 +102,7 @@ export type {
   Store,
   StoreCapabilities,
   StoredMessage,
+  StoreV1,
   SummaryRecord,
 } from './store/store-spec.ts';
 export { STORE_SPECIFICATION_VERSION } from './store/store-spec.ts';

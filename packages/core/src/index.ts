@@ -161,5 +161,6 @@ export type {
   SummarizerObject,
   SummarizeUsage,
 } from './summarize/summarizer.ts';
+export { SUMMARIZER_SPECIFICATION_VERSION } from './summarize/summarizer.ts';
 export type { TokenCounter, TokenCounterOptions, TokenEncoding } from './tokens/token-counter.ts';
 export { createTokenCounter } from './tokens/token-counter.ts';

@@ -44,9 +44,15 @@ export type {
   SummarizerCapabilities,
   SummarizerFunction,
   SummarizerObject,
+  SummarizerObjectV1,
+  SummarizerV1,
   SummarizeUsage,
 } from './summarize/summarizer.ts';
-export { isSummarizerObject, runsChainOfDensity } from './summarize/summarizer.ts';
+export {
+  isSummarizerObject,
+  runsChainOfDensity,
+  SUMMARIZER_SPECIFICATION_VERSION,
+} from './summarize/summarizer.ts';
 export type { SummarySource } from './summarize/summary-grounding.ts';
 export { summarySource } from './summarize/summary-grounding.ts';
 export { SUMMARY_HEADER_TITLE } from './summarize/summary-header.ts';

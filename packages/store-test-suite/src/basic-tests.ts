@@ -1,4 +1,5 @@
 import type { CountedMessage } from '@mem/core/backend';
+import { storeProblem } from '@mem/core/backend';
 import { describe, expect, it } from 'vitest';
 import {
   append,
@@ -111,6 +112,8 @@ export function basicTests(createStore: StoreFactory, options: StoreSuiteOptions
       for (const key of ['ttl', 'multiProcess', 'durable'] as const) {
         expect(typeof store.capabilities[key]).toBe('boolean');
       }
+      // What the engine and the facades check before they use a store.
+      expect(storeProblem(store)).toBeUndefined();
     });
 
     it('reads an unknown session as empty, at version 0 and epoch 0', async () => {

@@ -1,4 +1,4 @@
-import { KNOWLEDGE_BASE_SPECIFICATION_VERSION } from '@mem/core/backend';
+import { KNOWLEDGE_BASE_SPECIFICATION_VERSION, knowledgeBaseProblem } from '@mem/core/backend';
 import { describe, expect, it } from 'vitest';
 import { expectMemError } from './fixtures.ts';
 import { freshNamespace } from './harness.ts';
@@ -20,6 +20,8 @@ export function knowledgeBaseBasicTests(
       expect(kb.specificationVersion).toBe(KNOWLEDGE_BASE_SPECIFICATION_VERSION);
       expect(Object.keys(kb.capabilities).sort()).toStrictEqual(['durable', 'lexical', 'semantic']);
       for (const value of Object.values(kb.capabilities)) expect(typeof value).toBe('boolean');
+      // What the engine checks before it uses a knowledge base.
+      expect(knowledgeBaseProblem(kb)).toBeUndefined();
       // The ranking checks of this suite are lexical ones, which an embedder can also pass.
       if (options.semanticOnly === true) {
         expect(kb.capabilities).toMatchObject({ lexical: false, semantic: true });

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { isSummaryMessage, type Message, messageText } from '../model/message.ts';
 import { createInMemoryStore } from '../store/in-memory-store.ts';
 import { PROVIDER_ERROR_REPLIES } from '../summarize/__fixtures__/provider-error-replies.ts';
-import type { Summarizer } from '../summarize/summarizer.ts';
+import { SUMMARIZER_SPECIFICATION_VERSION, type Summarizer } from '../summarize/summarizer.ts';
 import { createTokenCounter, type TokenCounter } from '../tokens/token-counter.ts';
 import { turnsOf } from './__fixtures__/replay.ts';
 import type { MemoryEngineEvents } from './engine-events.ts';
@@ -79,7 +79,11 @@ describe('a summarizer reply that is provider or network error text (issue 10, c
       ['a function', () => reply],
       [
         'a Chain of Density object',
-        { capabilities: { chainOfDensity: true }, summarize: async () => ({ text: reply }) },
+        {
+          specificationVersion: SUMMARIZER_SPECIFICATION_VERSION,
+          capabilities: { chainOfDensity: true },
+          summarize: async () => ({ text: reply }),
+        },
       ],
     ] as [string, Summarizer][]) {
       it(`${JSON.stringify(reply.slice(0, 40))} from ${shape}: fallback event, nothing stored, history intact`, async () => {

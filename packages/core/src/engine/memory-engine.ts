@@ -22,6 +22,7 @@ import {
   type MemoryEngineEvents,
 } from './engine-events.ts';
 import { createSession, type MemorySession } from './memory-session.ts';
+import { checkParts } from './resolve-parts.ts';
 import { SessionState } from './session-state.ts';
 
 export interface MemoryEngineOptions {
@@ -87,6 +88,7 @@ function isParsed(profile: unknown): profile is MemoryProfile {
  * from what remains. Long-term runs happen in the background: `append` never waits for them.
  */
 export function createMemoryEngine(options: MemoryEngineOptions): MemoryEngine {
+  checkParts(options);
   const strategies = longTermRegistry(options.longTermStrategies);
   const profile = isParsed(options.profile)
     ? options.profile
@@ -187,6 +189,7 @@ export function createMemoryEngine(options: MemoryEngineOptions): MemoryEngine {
     },
     on: (event, listener) => events.on(event, listener),
     setSummarizer(summarizer) {
+      if (summarizer !== undefined) checkParts({ summarizer });
       ctx.summarizer = summarizer;
     },
     async idle() {

@@ -19,7 +19,8 @@ export interface EmbedResult {
   usage?: { inputTokens: number };
 }
 
-export interface Embedder {
+/** The Embedder contract, version 1 (`mem.embedder.v1`). */
+export interface EmbedderV1 {
   readonly specificationVersion: typeof EMBEDDER_SPECIFICATION_VERSION;
   /**
    * Identifies the model and its settings (`openai:text-embedding-3-small@512`). A knowledge base
@@ -32,3 +33,6 @@ export interface Embedder {
   readonly maxBatchSize: number;
   embed(texts: readonly string[], options: EmbedOptions): Promise<EmbedResult>;
 }
+
+/** The Embedder of the version this core speaks. */
+export type Embedder = EmbedderV1;

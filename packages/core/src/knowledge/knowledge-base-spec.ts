@@ -23,7 +23,10 @@
  */
 export const KNOWLEDGE_BASE_SPECIFICATION_VERSION = 'mem.kb.v1';
 
-/** Optional abilities a backend declares; core checks these, never `instanceof`. */
+/**
+ * Abilities a backend declares; core reads these, never `instanceof`: the engine refuses a
+ * knowledge base that is neither lexical nor semantic (it could recall nothing).
+ */
 export interface KnowledgeBaseCapabilities {
   /** Ranks by the words of the query (BM25, full-text search). */
   readonly lexical: boolean;
@@ -113,7 +116,8 @@ export interface KnowledgeCountFilter {
  * rejects with `MemStoreError`. Results are copies, and nothing stored aliases the caller's
  * objects.
  */
-export interface KnowledgeBase {
+/** The KnowledgeBase contract, version 1 (`mem.kb.v1`). */
+export interface KnowledgeBaseV1 {
   readonly specificationVersion: typeof KNOWLEDGE_BASE_SPECIFICATION_VERSION;
   readonly capabilities: KnowledgeBaseCapabilities;
   /** The tenant this knowledge base is bound to. */
@@ -140,6 +144,9 @@ export interface KnowledgeBase {
   count(collectionId: string, filter?: KnowledgeCountFilter): Promise<number>;
   close(): Promise<void>;
 }
+
+/** The KnowledgeBase of the version this core speaks. */
+export type KnowledgeBase = KnowledgeBaseV1;
 
 /** The text a backend indexes for a chunk: its `context` (if any), a line break, its `text`. */
 export function searchableText(chunk: Pick<KnowledgeChunk, 'text' | 'context'>): string {

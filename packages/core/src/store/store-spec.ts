@@ -31,6 +31,11 @@ import type { Message } from '../model/message.ts';
  */
 export const STORE_SPECIFICATION_VERSION = 'mem.store.v1';
 
+/**
+ * What a store declares about itself. Descriptive: core behaves the same with any of them (it
+ * checks `specificationVersion` and the methods); they tell users and tests what to expect, and
+ * the conformance suite runs the TTL and multi-process tests by them.
+ */
 export interface StoreCapabilities {
   /** Sessions expire `ttlMs` after their last write when the store was built with a TTL. */
   readonly ttl: boolean;
@@ -195,7 +200,8 @@ export interface IdempotencyRecord {
  * A namespaced view of a backend. Session ids are validated with `assertValidSessionId`; they
  * never become SQL text or a key pattern.
  */
-export interface Store {
+/** The Store contract, version 1 (`mem.store.v1`). */
+export interface StoreV1 {
   readonly specificationVersion: typeof STORE_SPECIFICATION_VERSION;
   readonly capabilities: StoreCapabilities;
   /** The tenant this store is bound to. */
@@ -227,3 +233,6 @@ export interface Store {
   import(snapshot: SessionSnapshot): Promise<void>;
   close(): Promise<void>;
 }
+
+/** The Store of the version this core speaks. */
+export type Store = StoreV1;

@@ -4,7 +4,12 @@ import type { TokenCounter } from '../tokens/token-counter.ts';
 import { collectFacts, type Fact } from './collect-facts.ts';
 import { parseTranscript } from './parse-transcript.ts';
 import { dropLowest, lineCost, selectFacts } from './select-facts.ts';
-import type { SummarizeOptions, SummarizerFunction, SummarizerObject } from './summarizer.ts';
+import {
+  SUMMARIZER_SPECIFICATION_VERSION,
+  type SummarizeOptions,
+  type SummarizerFunction,
+  type SummarizerObject,
+} from './summarizer.ts';
 import {
   headerOf,
   KEY_POINTS_LABEL,
@@ -144,6 +149,8 @@ export function createExtractiveSummarizer(counter: TokenCounter): ExtractiveSum
         : { previousSummary: options.previousSummary }),
     });
   return Object.assign(summarize, {
+    specificationVersion:
+      SUMMARIZER_SPECIFICATION_VERSION as typeof SUMMARIZER_SPECIFICATION_VERSION,
     capabilities: { chainOfDensity: true } as const,
     summarize: async (input: string, options: SummarizeOptions) => summarize(input, options),
   });

@@ -49,15 +49,27 @@ export interface SummarizerCapabilities {
 }
 
 /**
- * A summarizer with optional capabilities (the LLM summarizers of `@mem/summarizers`). Without
- * `chainOfDensity`, core calls `summarize` once per Chain of Density pass.
+ * The Summarizer contract's version: a summarizer object declares it, and core refuses an object
+ * written for another version. A plain `SummarizerFunction` needs none.
  */
-export interface SummarizerObject {
+export const SUMMARIZER_SPECIFICATION_VERSION = 'mem.summarizer.v1';
+
+/**
+ * A summarizer with optional capabilities (the LLM summarizers of `@mem/summarizers`), contract
+ * version 1. Without `chainOfDensity`, core calls `summarize` once per Chain of Density pass.
+ */
+export interface SummarizerObjectV1 {
+  readonly specificationVersion: typeof SUMMARIZER_SPECIFICATION_VERSION;
   summarize(input: string, options: SummarizeOptions): Promise<SummarizeResult | string>;
   readonly capabilities?: SummarizerCapabilities;
 }
 
-export type Summarizer = SummarizerFunction | SummarizerObject;
+/** The summarizer object of the version this core speaks. */
+export type SummarizerObject = SummarizerObjectV1;
+
+/** A summarizer, contract version 1: a plain function, or a versioned object. */
+export type SummarizerV1 = SummarizerFunction | SummarizerObjectV1;
+export type Summarizer = SummarizerV1;
 
 /** True when `summarizer` has a `summarize` method (it may also be callable). */
 export function isSummarizerObject(summarizer: Summarizer): summarizer is SummarizerObject {

@@ -1,4 +1,8 @@
-import { MemSummarizerError, MemValidationError } from '@mem/core';
+import {
+  MemSummarizerError,
+  MemValidationError,
+  SUMMARIZER_SPECIFICATION_VERSION,
+} from '@mem/core';
 import {
   allStepsPrompt,
   codSystemPrompt,
@@ -191,6 +195,7 @@ export function createChainOfDensitySummarizer(
 ): ChainOfDensitySummarizer {
   const config = resolveChainOfDensityOptions(options);
   return {
+    specificationVersion: SUMMARIZER_SPECIFICATION_VERSION,
     capabilities: { chainOfDensity: true },
     async summarize(input, summarizeOptions) {
       validateCall(input, summarizeOptions);

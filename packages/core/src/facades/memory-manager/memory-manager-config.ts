@@ -1,8 +1,10 @@
 import { z } from 'zod';
 import { formatPath } from '../../config/parse-profile.ts';
+import { storeProblem, tokenCounterProblem } from '../../engine/resolve-parts.ts';
 import { type ConfigIssue, MemConfigError } from '../../errors/errors.ts';
-import { STORE_SPECIFICATION_VERSION, type Store } from '../../store/store-spec.ts';
+import type { Store } from '../../store/store-spec.ts';
 import type { TokenCounter } from '../../tokens/token-counter.ts';
+import { partSchema } from '../part-schema.ts';
 
 /** When and how the Memory Manager compresses. */
 export interface MemoryConfig {
@@ -60,24 +62,9 @@ const configShape = {
 
 const updateSchema = z.strictObject(configShape).partial();
 
-const hasMethods = (value: unknown, names: readonly string[]): boolean =>
-  typeof value === 'object' &&
-  value !== null &&
-  names.every((n) => typeof (value as Record<string, unknown>)[n] === 'function');
-
 const optionsSchema = z
   .strictObject({
-    store: z
-      .custom<Store>(
-        (v) =>
-          hasMethods(v, ['append', 'read', 'info', 'compact', 'export', 'import', 'clear']) &&
-          (v as { specificationVersion?: unknown }).specificationVersion ===
-            STORE_SPECIFICATION_VERSION,
-        {
-          message: `expected a Store (specificationVersion "${STORE_SPECIFICATION_VERSION}"), e.g. createInMemoryStore()`,
-        },
-      )
-      .optional(),
+    store: partSchema<Store>(storeProblem).optional(),
     summarizeCallback: z
       .custom<SummarizeCallback>((v) => typeof v === 'function', {
         message: 'expected a function (prompt: string) => Promise<string>',
@@ -88,11 +75,7 @@ const optionsSchema = z
       .positive('must be a positive number of ms, or null for no deadline')
       .nullable()
       .optional(),
-    tokenCounter: z
-      .custom<TokenCounter>((v) => hasMethods(v, ['countText', 'countMessage']), {
-        message: 'expected a TokenCounter (countText and countMessage), e.g. createTokenCounter()',
-      })
-      .optional(),
+    tokenCounter: partSchema<TokenCounter>(tokenCounterProblem).optional(),
     now: z
       .custom<() => number>((v) => typeof v === 'function', {
         message: 'expected a function returning ms since the epoch',

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { MemConfigError } from '../../errors/errors.ts';
 import { MemError } from '../../errors/mem-error.ts';
 import { createInMemoryStore } from '../../store/in-memory-store.ts';
+import { SUMMARIZER_SPECIFICATION_VERSION } from '../../summarize/summarizer.ts';
 import { createTokenCounter } from '../../tokens/token-counter.ts';
 import { Memory } from './memory.ts';
 import { parseMemoryOptions } from './memory-options.ts';
@@ -35,7 +36,10 @@ describe('Memory options', () => {
   it('accepts every option', () => {
     const store = createInMemoryStore();
     const tokenCounter = createTokenCounter();
-    const summarizer = { summarize: async () => 'short' };
+    const summarizer = {
+      specificationVersion: SUMMARIZER_SPECIFICATION_VERSION,
+      summarize: async () => 'short',
+    };
     const o = parseMemoryOptions({
       strategy: 'summary',
       maxTokens: 100,

@@ -1,10 +1,16 @@
 import { z } from 'zod';
 import { formatPath } from '../../config/parse-profile.ts';
+import {
+  storeProblem,
+  summarizerProblem,
+  tokenCounterProblem,
+} from '../../engine/resolve-parts.ts';
 import { type ConfigIssue, MemConfigError } from '../../errors/errors.ts';
-import { STORE_SPECIFICATION_VERSION, type Store } from '../../store/store-spec.ts';
+import type { Store } from '../../store/store-spec.ts';
 import { assertValidSessionId } from '../../store/validate-ids.ts';
 import type { Summarizer } from '../../summarize/summarizer.ts';
 import type { TokenCounter } from '../../tokens/token-counter.ts';
+import { partSchema } from '../part-schema.ts';
 import type { MemoryStrategy } from './strategy-profile.ts';
 
 /** Options of `new Memory(...)`. Every field is optional. */
@@ -48,34 +54,11 @@ export interface ResolvedMemoryOptions {
   tokenCounter: TokenCounter | undefined;
 }
 
-const hasMethods = (value: unknown, names: readonly string[]): boolean =>
-  typeof value === 'object' &&
-  value !== null &&
-  names.every((n) => typeof (value as Record<string, unknown>)[n] === 'function');
+const storeSchema = partSchema<Store>(storeProblem);
 
-const storeSchema = z.custom<Store>(
-  (v) =>
-    hasMethods(v, ['append', 'read', 'info', 'compact', 'erase', 'clear']) &&
-    (v as { specificationVersion?: unknown }).specificationVersion === STORE_SPECIFICATION_VERSION,
-  {
-    message: `expected a Store (specificationVersion "${STORE_SPECIFICATION_VERSION}"), e.g. createInMemoryStore()`,
-  },
-);
+const summarizerSchema = partSchema<Summarizer>(summarizerProblem);
 
-const summarizerSchema = z.custom<Summarizer>(
-  (v) => typeof v === 'function' || hasMethods(v, ['summarize']),
-  {
-    message:
-      'expected a summarizer: a function (input, options) => string, or an object with summarize()',
-  },
-);
-
-const tokenCounterSchema = z.custom<TokenCounter>(
-  (v) => hasMethods(v, ['countText', 'countMessage']),
-  {
-    message: 'expected a TokenCounter (countText and countMessage), e.g. createTokenCounter()',
-  },
-);
+const tokenCounterSchema = partSchema<TokenCounter>(tokenCounterProblem);
 
 const sessionIdSchema = z.string().superRefine((value, ctx) => {
   try {

@@ -3,6 +3,7 @@ import { isSummaryMessage, type Message, messageText } from '../../model/message
 import { createInMemoryStore } from '../../store/in-memory-store.ts';
 import type { Store } from '../../store/store-spec.ts';
 import type { SummarizeOptions, SummarizerObject } from '../../summarize/summarizer.ts';
+import { SUMMARIZER_SPECIFICATION_VERSION } from '../../summarize/summarizer.ts';
 import { gate, range, settlesWithin, turn, turnNumbers } from './__fixtures__/turns.ts';
 import { Memory } from './memory.ts';
 import type { MemoryEvents } from './memory-events.ts';
@@ -154,6 +155,7 @@ describe('Memory summarizer shapes', () => {
   it('accepts an object with summarize(), called once per compression', async () => {
     const calls: Array<{ input: string; options: SummarizeOptions }> = [];
     const summarizer: SummarizerObject = {
+      specificationVersion: SUMMARIZER_SPECIFICATION_VERSION,
       async summarize(input, options) {
         calls.push({ input, options });
         return {
@@ -183,6 +185,7 @@ describe('Memory summarizer shapes', () => {
     const memory = new Memory({
       strategy: 'summary',
       summarizer: {
+        specificationVersion: SUMMARIZER_SPECIFICATION_VERSION,
         capabilities: { chainOfDensity: true },
         async summarize(_input, options) {
           loops.push(options.loops);

@@ -6,6 +6,7 @@ import { MemError } from '../../errors/mem-error.ts';
 import { InteractionLog } from '../../model/interaction-log.ts';
 import { isSummaryMessage } from '../../model/message.ts';
 import type { StoredMessage } from '../../store/store-spec.ts';
+import { SUMMARIZER_SPECIFICATION_VERSION } from '../../summarize/summarizer.ts';
 import { createTokenCounter } from '../../tokens/token-counter.ts';
 import { neuralyzerStrategy, summarizerStrategy } from './builtin-strategies.ts';
 import type { CustomLongTermConfig, LongTermStrategy } from './long-term-strategy.ts';
@@ -132,6 +133,7 @@ describe('registered long-term strategies', () => {
       },
       longTermStrategies: [digest],
       summarizer: {
+        specificationVersion: SUMMARIZER_SPECIFICATION_VERSION,
         async summarize(_messages, options) {
           instructions.push(options.instructions);
           return 'The user asked questions 0 and 1 and got answers 0 and 1.';
