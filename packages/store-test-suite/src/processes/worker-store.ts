@@ -25,12 +25,14 @@ export interface WorkerStoreModule {
   openWorkerStore(place: string): Store;
 }
 
-/** Imports the backend's worker-store module (argv of a worker script: a file path). */
-export async function importWorkerStore(
-  file: string,
-): Promise<WorkerStoreModule['openWorkerStore']> {
+/**
+ * The store of a worker script, opened from its argv (`<worker-store module> <place> ...`)
+ * through the backend's module; `args` are the script's own arguments after those two.
+ */
+export async function workerStoreFromArgv(): Promise<{ store: Store; args: string[] }> {
+  const [file, place, ...args] = process.argv.slice(2) as [string, string, ...string[]];
   const module = (await import(pathToFileURL(file).href)) as WorkerStoreModule;
-  return module.openWorkerStore;
+  return { store: module.openWorkerStore(place), args };
 }
 
 // The worker scripts ship as source (`src/processes/workers`) in the published package too, so

@@ -1,6 +1,6 @@
 import { turnMessages } from '../turns.ts';
 import { onStdinLine } from '../worker-io.ts';
-import { importWorkerStore } from '../worker-store.ts';
+import { workerStoreFromArgv } from '../worker-store.ts';
 
 /*
  * An OS process of the multi-process and crash tests:
@@ -9,15 +9,8 @@ import { importWorkerStore } from '../worker-store.ts';
  * `<writer>:<first turn>`, ... one `store.append` each (idempotency key = turn id), printing
  * `ack <turn id>` after each acknowledged append, and `done` at the end.
  */
-const [module, place, sessionId, writer, first, count] = process.argv.slice(2) as [
-  string,
-  string,
-  string,
-  string,
-  string,
-  string,
-];
-const store = (await importWorkerStore(module))(place);
+const { store, args } = await workerStoreFromArgv();
+const [sessionId, writer, first, count] = args as [string, string, string, string];
 await store.info(sessionId);
 const go = onStdinLine('go');
 process.stdout.write('ready\n');
