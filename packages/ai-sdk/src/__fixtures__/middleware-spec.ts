@@ -1,0 +1,276 @@
+import {
+  createInMemoryStore,
+  createMemoryEngine,
+  type MemoryEngine,
+  MemValidationError,
+  type Message,
+  messageText,
+} from '@mem/core';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { memoryMiddleware } from '../index.ts';
+import {
+  textResult,
+  textStreamParts,
+  toolCallResult,
+  toolCallStreamParts,
+} from './model-results.ts';
+
+/* The parts of an `ai` major the specification drives; each test file passes its own `ai`. */
+type Prompt = Array<{ role: string; content: unknown }>;
+interface MockModel {
+  doGenerateCalls: Array<{ prompt: Prompt }>;
+  doStreamCalls: Array<{ prompt: Prompt }>;
+}
+export interface SdkUnderTest {
+  generateText(options: object): PromiseLike<{ text: string }>;
+  streamText(options: object): { text: PromiseLike<string> };
+  wrapLanguageModel(options: { model: never; middleware: never }): unknown;
+  stepCountIs(n: number): unknown;
+  tool(definition: object): unknown;
+  simulateReadableStream(options: { chunks: unknown[] }): ReadableStream<unknown>;
+  MockLanguageModel: new (options: { doGenerate?: unknown; doStream?: unknown }) => MockModel;
+}
+
+/** One line per stored message: role, text, tool calls or the call a result answers. */
+export function line(m: Message): string {
+  const calls = (m.toolCalls ?? []).map((c) => `${c.name}#${c.id} ${c.arguments}`);
+  if (m.role === 'tool') return `tool#${m.toolCallId}: ${messageText(m)}`;
+  return `${m.role}: ${messageText(m)}${calls.length > 0 ? ` -> ${calls.join(', ')}` : ''}`;
+}
+
+const promptText = (prompt: Prompt) => JSON.stringify(prompt);
+
+export function describeMemoryMiddleware(name: string, sdk: SdkUnderTest): void {
+  const setup = (profile: object = {}) => {
+    const engine = createMemoryEngine({ store: createInMemoryStore(), profile });
+    return { engine, session: engine.session('chat-1') };
+  };
+  const wrap = (engine: MemoryEngine, model: MockModel, sessionId: unknown = 'chat-1') =>
+    sdk.wrapLanguageModel({
+      model: model as never,
+      middleware: memoryMiddleware({ engine, sessionId } as never) as never,
+    });
+  const stored = async (engine: MemoryEngine) =>
+    (await engine.session('chat-1').messages()).map(line);
+  const replies = (...texts: string[]) => texts.map((t) => textResult(t));
+  const weather = () =>
+    sdk.tool({
+      description: 'Current weather in a city',
+      inputSchema: z.object({ city: z.string() }),
+      execute: async ({ city }: { city: string }) => ({ city, tempC: city === 'Paris' ? 18 : 9 }),
+    });
+
+  describe(`memoryMiddleware with ${name}`, () => {
+    it('generateText: stores the question and the answer, and a later call sees them', async () => {
+      const { engine } = setup();
+      const model = new sdk.MockLanguageModel({
+        doGenerate: replies('Hello Ada.', 'You are Ada.'),
+      });
+      const wrapped = wrap(engine, model);
+
+      await sdk.generateText({ model: wrapped, system: 'Be brief.', prompt: "Hi, I'm Ada." });
+      const second = await sdk.generateText({
+        model: wrapped,
+        system: 'Be brief.',
+        prompt: 'What is my name?',
+      });
+
+      expect(second.text).toBe('You are Ada.');
+      expect(await stored(engine)).toEqual([
+        "user: Hi, I'm Ada.",
+        'assistant: Hello Ada.',
+        'user: What is my name?',
+        'assistant: You are Ada.',
+      ]);
+      const prompt = model.doGenerateCalls[1]?.prompt ?? [];
+      expect(prompt.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'user']);
+      expect(prompt[0]).toEqual({ role: 'system', content: 'Be brief.' });
+      expect(promptText(prompt)).toContain('Hello Ada.');
+    });
+
+    it('streamText: stores the streamed answer once the stream has finished', async () => {
+      const { engine } = setup();
+      const model = new sdk.MockLanguageModel({
+        doStream: async () => ({
+          stream: sdk.simulateReadableStream({ chunks: textStreamParts(['Hel', 'lo ', 'Ada.']) }),
+        }),
+      });
+      const wrapped = wrap(engine, model);
+
+      const result = sdk.streamText({ model: wrapped, prompt: "Hi, I'm Ada." });
+
+      expect(await result.text).toBe('Hello Ada.');
+      expect(await stored(engine)).toEqual(["user: Hi, I'm Ada.", 'assistant: Hello Ada.']);
+    });
+
+    it('a 3-step tool loop: every message is stored once, in order, and each step sees the last', async () => {
+      const { engine } = setup();
+      const model = new sdk.MockLanguageModel({
+        doGenerate: [
+          toolCallResult('call-1', 'weather', { city: 'Paris' }),
+          toolCallResult('call-2', 'weather', { city: 'Oslo' }),
+          textResult('Paris is warmer: 18°C against 9°C.'),
+          textResult('You asked about Paris and Oslo.'),
+        ],
+      });
+      const wrapped = wrap(engine, model);
+
+      const result = await sdk.generateText({
+        model: wrapped,
+        prompt: 'Is Paris warmer than Oslo?',
+        tools: { weather: weather() },
+        stopWhen: sdk.stepCountIs(3),
+      });
+
+      expect(result.text).toBe('Paris is warmer: 18°C against 9°C.');
+      expect(await stored(engine)).toEqual([
+        'user: Is Paris warmer than Oslo?',
+        'assistant:  -> weather#call-1 {"city":"Paris"}',
+        'tool#call-1: {"city":"Paris","tempC":18}',
+        'assistant:  -> weather#call-2 {"city":"Oslo"}',
+        'tool#call-2: {"city":"Oslo","tempC":9}',
+        'assistant: Paris is warmer: 18°C against 9°C.',
+      ]);
+      const step2 = model.doGenerateCalls[1]?.prompt ?? [];
+      expect(step2.map((m) => m.role)).toEqual(['user', 'assistant', 'tool']);
+      expect(step2[2]?.content).toEqual([
+        expect.objectContaining({
+          type: 'tool-result',
+          toolCallId: 'call-1',
+          output: { type: 'json', value: { city: 'Paris', tempC: 18 } },
+        }),
+      ]);
+
+      const again = await sdk.generateText({ model: wrapped, prompt: 'Which cities did I ask?' });
+      expect(again.text).toBe('You asked about Paris and Oslo.');
+      const next = model.doGenerateCalls[3]?.prompt ?? [];
+      expect(next.map((m) => m.role)).toEqual([
+        'user',
+        'assistant',
+        'tool',
+        'assistant',
+        'tool',
+        'assistant',
+        'user',
+      ]);
+      expect(await stored(engine)).toHaveLength(8);
+    });
+
+    it('a streamed tool loop stores the call, the result and the answer once', async () => {
+      const { engine } = setup();
+      const streams = [
+        toolCallStreamParts('call-1', 'weather', { city: 'Paris' }),
+        textStreamParts(['18°C in ', 'Paris.']),
+      ];
+      let n = 0;
+      const model = new sdk.MockLanguageModel({
+        doStream: async () => ({
+          stream: sdk.simulateReadableStream({ chunks: streams[n++] ?? [] }),
+        }),
+      });
+
+      const result = sdk.streamText({
+        model: wrap(engine, model),
+        prompt: 'Weather in Paris?',
+        tools: { weather: weather() },
+        stopWhen: sdk.stepCountIs(2),
+      });
+
+      expect(await result.text).toBe('18°C in Paris.');
+      expect(await stored(engine)).toEqual([
+        'user: Weather in Paris?',
+        'assistant:  -> weather#call-1 {"city":"Paris"}',
+        'tool#call-1: {"city":"Paris","tempC":18}',
+        'assistant: 18°C in Paris.',
+      ]);
+    });
+
+    it('messages the caller sends again are not stored twice', async () => {
+      const { engine } = setup();
+      const model = new sdk.MockLanguageModel({ doGenerate: replies('Hello Ada.', 'Ada.') });
+      const wrapped = wrap(engine, model);
+
+      await sdk.generateText({ model: wrapped, prompt: "Hi, I'm Ada." });
+      await sdk.generateText({
+        model: wrapped,
+        messages: [
+          { role: 'user', content: "Hi, I'm Ada." },
+          { role: 'assistant', content: 'Hello Ada.' },
+          { role: 'user', content: 'Who am I?' },
+        ],
+      });
+
+      expect(await stored(engine)).toEqual([
+        "user: Hi, I'm Ada.",
+        'assistant: Hello Ada.',
+        'user: Who am I?',
+        'assistant: Ada.',
+      ]);
+    });
+
+    it("passes the provider's reported input tokens to mem's input_tokens_threshold", async () => {
+      const profile = {
+        long_term_memory_strategy: [
+          {
+            long_term_memory_id: 'neuralyzer',
+            input_tokens_threshold: 1000,
+            interaction_keep: 1,
+          },
+        ],
+      };
+      const run = async (inputTokens: number) => {
+        const { engine } = setup(profile);
+        const model = new sdk.MockLanguageModel({
+          doGenerate: [textResult('One.', inputTokens), textResult('Two.', inputTokens)],
+        });
+        const wrapped = wrap(engine, model);
+        await sdk.generateText({ model: wrapped, prompt: 'First?' });
+        await sdk.generateText({ model: wrapped, prompt: 'Second?' });
+        await engine.idle();
+        return stored(engine);
+      };
+
+      expect(await run(50)).toEqual([
+        'user: First?',
+        'assistant: One.',
+        'user: Second?',
+        'assistant: Two.',
+      ]);
+      expect(await run(5000)).toEqual(['user: Second?', 'assistant: Two.']);
+    });
+
+    it('finds the session of each call through a sessionId function', async () => {
+      const engine = createMemoryEngine({ store: createInMemoryStore(), profile: {} });
+      const model = new sdk.MockLanguageModel({ doGenerate: replies('A.', 'B.') });
+      const wrapped = wrap(engine, model, (params: { headers?: Record<string, string> }) =>
+        String(params.headers?.['x-user']),
+      );
+
+      await sdk.generateText({ model: wrapped, prompt: 'Hi', headers: { 'x-user': 'ada' } });
+      await sdk.generateText({ model: wrapped, prompt: 'Hi', headers: { 'x-user': 'bob' } });
+
+      expect((await engine.session('ada').messages()).map(line)).toEqual([
+        'user: Hi',
+        'assistant: A.',
+      ]);
+      expect((await engine.session('bob').messages()).map(line)).toEqual([
+        'user: Hi',
+        'assistant: B.',
+      ]);
+    });
+
+    it('refuses a sessionId function that returns no id, naming the field', async () => {
+      const { engine } = setup();
+      const model = new sdk.MockLanguageModel({ doGenerate: replies('A.') });
+
+      const call = sdk.generateText({ model: wrap(engine, model, () => ''), prompt: 'Hi' });
+
+      await expect(call).rejects.toSatisfy(
+        (e: unknown) =>
+          e instanceof MemValidationError && e.field === 'sessionId (returned by the function)',
+      );
+      expect(model.doGenerateCalls).toHaveLength(0);
+    });
+  });
+}

@@ -1,0 +1,16 @@
+/**
+ * `@mem/ai-sdk`: mem for the Vercel AI SDK (`ai` 6 and 7). `memoryMiddleware` plugs a mem session
+ * into any language model through `wrapLanguageModel`.
+ */
+
+export { memoryMiddleware } from './memory-middleware.ts';
+export type { MemoryMiddlewareOptions } from './memory-middleware-options.ts';
+export type {
+  CallOptionsLike,
+  GenerateResultLike,
+  MemoryMiddleware,
+  PromptMessageLike,
+  ResultContentLike,
+  StreamResultLike,
+  UsageLike,
+} from './middleware-types.ts';

@@ -1,0 +1,43 @@
+import { createInMemoryStore, createMemoryEngine, MemValidationError } from '@mem/core';
+import { describe, expect, it } from 'vitest';
+import { memoryMiddleware } from './index.ts';
+
+const engine = createMemoryEngine({ store: createInMemoryStore(), profile: {} });
+
+function fieldOf(make: () => unknown): string | undefined {
+  try {
+    make();
+  } catch (error) {
+    if (error instanceof MemValidationError) return `${error.field}: ${error.message}`;
+    throw error;
+  }
+  return undefined;
+}
+
+describe('memoryMiddleware options', () => {
+  it('refuses a missing or wrong engine, naming the field and what to pass', () => {
+    expect(fieldOf(() => memoryMiddleware({ sessionId: 'a' } as never))).toMatch(
+      /^engine: \[mem\/ai-sdk\] memoryMiddleware: engine must be a mem engine: pass createMemoryEngine/,
+    );
+    expect(fieldOf(() => memoryMiddleware({ engine: {}, sessionId: 'a' } as never))).toMatch(
+      /^engine: .*got object\.$/,
+    );
+  });
+
+  it('refuses an empty, blank or non-string sessionId', () => {
+    for (const sessionId of ['', '  ', 42, undefined, null]) {
+      expect(fieldOf(() => memoryMiddleware({ engine, sessionId } as never))).toMatch(
+        /^sessionId: \[mem\/ai-sdk\] memoryMiddleware: sessionId must be a non-empty string/,
+      );
+    }
+  });
+
+  it('refuses options that are not an object', () => {
+    expect(fieldOf(() => memoryMiddleware(undefined as never))).toMatch(/^options: /);
+  });
+
+  it('accepts a fixed id or a function', () => {
+    expect(memoryMiddleware({ engine, sessionId: 'chat-1' }).specificationVersion).toBe('v3');
+    expect(memoryMiddleware({ engine, sessionId: () => 'chat-1' }).specificationVersion).toBe('v3');
+  });
+});

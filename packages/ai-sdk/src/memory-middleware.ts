@@ -1,0 +1,79 @@
+import { isSummaryMessage, type MemorySession, type Message } from '@mem/core';
+import { collectStream } from './collect-stream.ts';
+import { type MemoryMiddlewareOptions, sessionResolver } from './memory-middleware-options.ts';
+import type { CallOptionsLike, MemoryMiddleware, UsageLike } from './middleware-types.ts';
+import { newMessages } from './new-messages.ts';
+import { fromPrompt, fromResponse, toPrompt } from './prompt-messages.ts';
+import { usageOption } from './usage.ts';
+
+/** The stored conversation the prompt's messages are compared with (system messages aside). */
+async function storedTail(session: MemorySession): Promise<Message[]> {
+  const active = await session.messages();
+  // After a compaction the turns a step re-sends may be summarized away: compare with the
+  // originals then.
+  const all = active.some(isSummaryMessage) ? await session.history() : active;
+  return all.filter((m) => m.role !== 'system');
+}
+
+function withoutIdentity(m: Message): Omit<Message, 'id' | 'createdAt'> {
+  const { id: _id, createdAt: _createdAt, ...rest } = m;
+  return rest;
+}
+
+async function appendResponse(
+  session: MemorySession,
+  messages: Message[],
+  usage: UsageLike | undefined,
+): Promise<void> {
+  if (messages.length === 0) return;
+  await session.append(messages.map(withoutIdentity), usageOption(usage));
+}
+
+/**
+ * A language-model middleware that gives a model a mem session's memory. Before each call it
+ * appends the call's new messages to the session and replaces the prompt with the session's
+ * context (the caller's system messages first, then mem's pinned prompts, summary, recalled
+ * knowledge and window); after the call it appends the response with the reported usage. Works
+ * with `generateText` and `streamText` (appended when the stream finishes), multi-step tool
+ * loops included: what a step re-sends is recognised and not stored twice.
+ *
+ * ```ts
+ * const model = wrapLanguageModel({ model: openai('gpt-4o'), middleware: memoryMiddleware({ engine, sessionId: 'chat-1' }) });
+ * ```
+ */
+export function memoryMiddleware(options: MemoryMiddlewareOptions): MemoryMiddleware {
+  const resolve = sessionResolver(options);
+  const sessions = new WeakMap<object, MemorySession>();
+  const sessionOf = async (params: CallOptionsLike) => sessions.get(params) ?? resolve(params);
+
+  return {
+    specificationVersion: 'v3',
+
+    async transformParams({ params }) {
+      const session = await resolve(params);
+      const incoming = fromPrompt(params.prompt).filter((m) => m.role !== 'system');
+      const fresh = newMessages(incoming, await storedTail(session));
+      if (fresh.length > 0) await session.append(fresh.map(withoutIdentity));
+      const context = await session.context();
+      const system = params.prompt.filter((m) => m.role === 'system');
+      const next = { ...params, prompt: [...system, ...toPrompt(context.messages)] };
+      sessions.set(next, session);
+      return next;
+    },
+
+    async wrapGenerate({ doGenerate, params }) {
+      const result = await doGenerate();
+      await appendResponse(await sessionOf(params), fromResponse(result.content), result.usage);
+      return result;
+    },
+
+    async wrapStream({ doStream, params }) {
+      const session = await sessionOf(params);
+      const result = await doStream();
+      const collector = collectStream(({ content, usage }) =>
+        appendResponse(session, fromResponse(content), usage),
+      );
+      return { ...result, stream: result.stream.pipeThrough(collector) };
+    },
+  };
+}

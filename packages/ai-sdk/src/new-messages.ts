@@ -1,0 +1,47 @@
+import { type Message, messageText } from '@mem/core';
+
+function canonicalJson(text: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text));
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * What identifies a message across the two routes it can take into a session: converted from a
+ * model response after a call, and converted from the prompt the AI SDK sends in the next step.
+ * Ids, timestamps, token counts and provider metadata differ between the two and are left out;
+ * tool-call arguments are compared as JSON values, not as text.
+ */
+export function fingerprint(m: Message): string {
+  const reasoning =
+    typeof m.content === 'string'
+      ? []
+      : m.content.flatMap((p) => (p.type === 'reasoning' ? [p.text] : []));
+  return JSON.stringify([
+    m.role,
+    messageText(m),
+    reasoning,
+    (m.toolCalls ?? []).map((c) => [c.id, c.name, canonicalJson(c.arguments)]),
+    m.toolCallId ?? null,
+    m.isError === true,
+  ]);
+}
+
+/**
+ * The messages of `prompt` the session does not hold yet. The prompt of a call (system messages
+ * aside) may start with messages the session already ends with: the AI SDK re-sends a step's
+ * response and tool results in the next step, and callers may pass part of the history again.
+ * The longest prefix of `prompt` equal to a suffix of `stored` is dropped; what follows is new.
+ */
+export function newMessages(prompt: readonly Message[], stored: readonly Message[]): Message[] {
+  const p = prompt.map(fingerprint);
+  const s = stored.map(fingerprint);
+  for (let k = Math.min(p.length, s.length); k > 0; k--) {
+    let equal = true;
+    for (let i = 0; i < k && equal; i++) equal = p[i] === s[s.length - k + i];
+    if (equal) return prompt.slice(k);
+  }
+  return [...prompt];
+}
