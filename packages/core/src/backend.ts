@@ -94,6 +94,7 @@ export type {
   IdempotencyRecord,
   ListOptions,
   ListResult,
+  PopResult,
   ReadOptions,
   ReadResult,
   ReplaceInput,

@@ -248,6 +248,31 @@ touch(ttl)
 return {'ok', version, epoch}
 `;
 
+/**
+ * Removes the newest active member if it is still `ARGV[3]` (the caller read it just before;
+ * 'moved' when an append, pop or rewrite got in between, and the caller reads again), unless it
+ * is a summary. ARGV: now, ttl, member, id key, token count. Returns {'ok', version, epoch}, or
+ * {'none', version, epoch} when nothing is removed (not live, empty, or a summary on top).
+ */
+const POP = `${PRELUDE}
+local now, ttl = ARGV[1], tonumber(ARGV[2])
+local version, epoch, lastSeq, live = counters()
+if not live then return {'none', version, epoch} end
+local newest = redis.call('ZRANGE', KEYS[2], -1, -1)
+if #newest == 0 then return {'none', version, epoch} end
+if newest[1] ~= ARGV[3] then return {'moved', version, epoch} end
+if redis.call('HEXISTS', KEYS[3], ARGV[4]) == 1 then return {'none', version, epoch} end
+redis.call('ZREM', KEYS[2], ARGV[3])
+version = version + 1
+epoch = epoch + 1
+redis.call('HDEL', KEYS[1], 'i:' .. ARGV[4])
+redis.call('HSET', KEYS[1], 'version', version, 'epoch', epoch, 'updatedAt', now)
+redis.call('HINCRBY', KEYS[1], 'count', -1)
+redis.call('HINCRBY', KEYS[1], 'tokens', -tonumber(ARGV[5]))
+touch(ttl)
+return {'ok', version, epoch}
+`;
+
 /** ARGV: now, ttl. Keeps the counters (version + 1, epoch + 1, lastSeq). */
 const CLEAR = `${PRELUDE}
 local now, ttl = ARGV[1], tonumber(ARGV[2])
@@ -379,6 +404,7 @@ export const SCRIPTS = {
   replace: script('replace', REPLACE),
   compact: script('compact', COMPACT),
   erase: script('erase', ERASE),
+  pop: script('pop', POP),
   clear: script('clear', CLEAR),
   import: script('import', IMPORT),
   prepare: script('prepare', PREPARE),

@@ -49,6 +49,8 @@ const DEFAULT_LIST_LIMIT = 100;
  * - Inputs are checked in TypeScript with core's parsers before any script runs; compact and
  *   erase plan from a read at one epoch and the script commits only at that epoch (CAS).
  * - `list` uses SCAN (on every master of a cluster), never KEYS.
+ * - `pop` reads the newest member, then a script removes it only if it is still the newest (an
+ *   append in between makes it read again), so exactly the newest message at that moment goes.
  * - With `ttlMs`, every key of a session gets PEXPIRE on each successful write.
  * - Connection failures, timeouts and server errors reject with `MemStoreError`.
  */
@@ -203,6 +205,36 @@ export function createRedisStore(options: RedisStoreOptions): Store {
         throw versionConflictError(sessionId, expectedVersion ?? 0, Number(value));
       }
       return decodeAppendRecord(value, false);
+    }),
+
+    pop: op('pop', async (sessionId) => {
+      const keys = begin(sessionId);
+      // Read the newest member, then remove it in a script only if it is still the newest (and
+      // not a summary); an append in between moves it, and the read is tried again.
+      for (;;) {
+        const tx = client.multi().hmget(keys[0] as string, 'state', 'version', 'epoch');
+        tx.call('ZRANGE', keys[1] as string, '-1', '-1', 'WITHSCORES');
+        const [head, members] = execReplies(await tx.exec()) as [(string | null)[], unknown[]];
+        const version = Number(head[1] ?? 0);
+        const epoch = Number(head[2] ?? 0);
+        if (head[0] !== 'live' || members.length === 0) return { version, epoch, message: null };
+        const [message] = decodeScored(members);
+        const member = (Array.isArray(members[0]) ? members[0][0] : members[0]) as string;
+        if (message === undefined) return { version, epoch, message: null };
+        const [status, after, afterEpoch] = (await run(keys, 'pop', [
+          at(),
+          ttl,
+          member,
+          idKey(message.id),
+          message.tokenCount,
+        ])) as [string, number, number];
+        if (status === 'moved') continue;
+        return {
+          version: Number(after),
+          epoch: Number(afterEpoch),
+          message: status === 'ok' ? message : null,
+        };
+      }
     }),
 
     clear: op('clear', async (sessionId) => {

@@ -5,9 +5,13 @@ import type {
   CompactResult,
   CountedMessage,
   EraseResult,
+  PopResult,
 } from '@mem/core/backend';
+import { storedOf } from './decode-rows.ts';
 import { idUsed, insertMessage, messageRowOf, type SessionHead, touch } from './sqlite-session.ts';
 import type { MessageRow, SessionRef, Statements } from './statements.ts';
+
+const NO_UPPER_BOUND = Number.MAX_SAFE_INTEGER;
 
 /*
  * The changes that rewrite a session's prefix (and so bump its epoch): compaction, erasure and
@@ -113,6 +117,27 @@ export function eraseSession(
   head.tokenCount -= erasedTokens;
   touch(head, at, true);
   return { version: head.version, epoch: head.epoch, erasedCount: erased.length };
+}
+
+/**
+ * Removes the newest active message for good unless it is a summary (see the spec's `pop`); the
+ * caller saves the head when a message was removed. Runs inside the operation's transaction.
+ */
+export function popNewest(
+  st: Statements,
+  ref: SessionRef,
+  head: SessionHead,
+  at: number,
+): PopResult {
+  const newest = st.readDescending.get({ s: ref.id, after: 0, before: NO_UPPER_BOUND, limit: 1 });
+  if (newest === undefined || st.hasSummary.get({ s: ref.id, summaryId: newest.id })?.found === 1) {
+    return { version: head.version, epoch: head.epoch, message: null };
+  }
+  st.deleteMessage.run(ref.id, newest.seq);
+  head.messageCount -= 1;
+  head.tokenCount -= newest.token_count;
+  touch(head, at, true);
+  return { version: head.version, epoch: head.epoch, message: storedOf(newest, ref.sid) };
 }
 
 /** Replace: the session becomes exactly `messages` (checked, ids unique), numbered after lastSeq. */

@@ -19,7 +19,7 @@ import {
 import { connect } from './connection.ts';
 import { recordOf, storedOf } from './decode-rows.ts';
 import { sortKey } from './sort-key.ts';
-import { compactSession, eraseSession, replaceSession } from './sqlite-rewrite.ts';
+import { compactSession, eraseSession, popNewest, replaceSession } from './sqlite-rewrite.ts';
 import {
   appendMessages,
   headOf,
@@ -60,6 +60,8 @@ interface SessionKey {
  * - Every statement is prepared once per connection; values are bound, never part of SQL text.
  * - Tail reads (`from: 'end'` + `limit`) walk the `(session, seq)` key backwards:
  *   O(limit), whatever the session's length.
+ * - `pop` reads the newest row and deletes it in the same IMMEDIATE transaction, so no append
+ *   can slip in between.
  * - `clear` keeps the counters (a row with `live = 0`) until the TTL ends; expired sessions read
  *   as absent and are deleted on the next write to them, or by a sweep (at most once per `ttlMs`).
  * - `close()` closes a connection the store opened (`path`); a `database` given by the caller
@@ -232,6 +234,23 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
           throw versionConflictError(sessionId, parsed.expectedVersion, head.version);
         }
         return (st, ref, at) => replaceSession(st, ref, head, parsed.messages, at);
+      });
+    }),
+
+    pop: run((sessionId) => {
+      begin(sessionId);
+      const key = locate(sessionId);
+      return connection.write((st) => {
+        const at = now();
+        const row = rowForWrite(st, key, at);
+        const head = headOf(row, at);
+        if (row?.live !== 1) return { version: head.version, epoch: head.epoch, message: null };
+        const ref = refOf(key, row);
+        const popped = popNewest(st, ref, head, at);
+        if (popped.message === null) return popped;
+        saveHead(st, ref, head, expiry(at));
+        sweep(st, at);
+        return popped;
       });
     }),
 

@@ -43,6 +43,7 @@ export type {
 } from './kb-suite-options.ts';
 export { listTests } from './list-tests.ts';
 export { namespaceTests } from './namespace-tests.ts';
+export { popTests } from './pop-tests.ts';
 export { replaceTests } from './replace-tests.ts';
 export type {
   EnginePlaceFactory,

@@ -11,6 +11,7 @@ import { exportImportTests } from './export-import-tests.ts';
 import { inputBoundsTests } from './input-bounds-tests.ts';
 import { listTests } from './list-tests.ts';
 import { namespaceTests } from './namespace-tests.ts';
+import { popTests } from './pop-tests.ts';
 import { replaceTests } from './replace-tests.ts';
 import type { StoreFactory, StoreSuiteOptions } from './suite-options.ts';
 import { ttlTests } from './ttl-tests.ts';
@@ -22,6 +23,7 @@ export const STORE_TEST_GROUPS = [
   compactionTests,
   concurrencyTests,
   eraseTests,
+  popTests,
   replaceTests,
   clearTests,
   listTests,

@@ -1,4 +1,5 @@
 import { isSummarizerConfig, summarizerStrategySchema } from '../config/profile-schema.ts';
+import { MemStoreError } from '../errors/errors.ts';
 import { isSummaryMessage } from '../model/message.ts';
 import type { StoredMessage, SummaryRecord } from '../store/store-spec.ts';
 import { summarizerStrategy } from '../strategies/long-term/builtin-strategies.ts';
@@ -77,6 +78,12 @@ export interface MemorySession {
   summarizeNow(options?: SummarizeNowOptions): Promise<boolean>;
   /** Waits for long-term runs and background indexing in flight. */
   idle(): Promise<void>;
+  /**
+   * Removes the newest stored message for good and returns it (`Store.pop`): atomic against
+   * concurrent appends. Null when there is nothing to remove: an empty session, or one whose
+   * newest active message is a summary (summaries leave only by `clear` or a neuralyzer).
+   */
+  pop(): Promise<StoredMessage | null>;
   clear(): Promise<boolean>;
 }
 
@@ -195,6 +202,20 @@ export function createSession(
 
     idle: async () => {
       for (let busy = state.busy; busy !== undefined; busy = state.busy) await busy;
+    },
+
+    async pop() {
+      // Stores written before `pop` joined the spec still run everything else.
+      if (typeof ctx.store.pop !== 'function') {
+        throw new MemStoreError(
+          '[mem/core] this store has no pop(); implement Store.pop (remove and return the newest active message) to use session.pop().',
+        );
+      }
+      await ensureLoaded();
+      const { message } = await ctx.store.pop(id);
+      // The pop bumped the epoch: reload, as after another writer's rewrite.
+      if (message !== null) await state.load(ctx.store);
+      return message;
     },
 
     async clear() {

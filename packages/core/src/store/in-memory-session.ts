@@ -3,6 +3,7 @@ import type { CountedMessage } from '../model/message.ts';
 import type {
   AppendResult,
   IdempotencyRecord,
+  PopResult,
   SessionInfo,
   StoredMessage,
   SummaryRecord,
@@ -120,6 +121,22 @@ export function appendToSession(
     if (oldest.done !== true) s.keys.delete(oldest.value);
   }
   return { version: s.version, epoch: s.epoch, firstSeq, lastSeq: s.lastSeq, duplicate: false };
+}
+
+/**
+ * Removes the newest active message for good, unless it is a summary (see `StoreV1.pop`): its id
+ * is freed, `lastSeq` and the idempotency keys stay.
+ */
+export function popNewest(s: SessionState, now: number): PopResult {
+  const newest = s.active.at(-1);
+  if (newest === undefined || s.summaries.has(newest.id)) {
+    return { version: s.version, epoch: s.epoch, message: null };
+  }
+  s.active.pop();
+  s.ids.delete(newest.id);
+  s.tokenCount -= newest.tokenCount;
+  touch(s, now, true);
+  return { version: s.version, epoch: s.epoch, message: newest };
 }
 
 /** Records a change: version always, epoch when the prefix was rewritten. */

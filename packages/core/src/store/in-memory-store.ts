@@ -6,6 +6,7 @@ import {
   assertNewIds,
   createSessionState,
   findDuplicate,
+  popNewest,
   type SessionCounters,
   type SessionState,
   sessionInfo,
@@ -58,6 +59,9 @@ const DEFAULT_LIST_LIMIT = 100;
  *   counts active messages), and with an erased summary its archived originals and record.
  * - `replace` makes the session exactly the given messages (may be empty), numbered after
  *   `lastSeq`, and drops archive and summaries; `expectedVersion` makes it a compare-and-swap.
+ * - `pop` removes the newest active message unless it is a summary (version + 1, epoch + 1, id
+ *   freed, lastSeq and idempotency keys kept); an empty, unknown or summary-topped session
+ *   changes nothing and returns `message: null` with the current counters.
  * - `clear` removes all data but keeps the counters (version + 1, epoch + 1, lastSeq) until the
  *   TTL ends (without a TTL, for good), so a compaction, erase or replace planned before the
  *   clear fails instead of writing stale data into a new conversation under the same id. `info`
@@ -195,6 +199,16 @@ export function createInMemoryStore(options: InMemoryStoreOptions = {}): Store {
       return result;
     }),
 
+    pop: run((sessionId) => {
+      const at = begin(sessionId);
+      const found = entry(sessionId, at);
+      if (found?.kind !== 'live') return { ...counterPair(counters(found)), message: null };
+      const result = popNewest(found.state, at);
+      if (result.message === null) return result;
+      save(found.state, at);
+      return { ...result, message: copyJsonValue(result.message) };
+    }),
+
     clear: run((sessionId) => {
       const at = begin(sessionId);
       const state = live(sessionId, at);
@@ -246,6 +260,10 @@ export function createInMemoryStore(options: InMemoryStoreOptions = {}): Store {
     }),
   };
   return store;
+}
+
+function counterPair({ version, epoch }: SessionCounters): { version: number; epoch: number } {
+  return { version, epoch };
 }
 
 /** Wraps a synchronous operation as the async method the spec declares; throws become rejections. */

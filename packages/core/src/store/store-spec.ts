@@ -8,14 +8,18 @@ import type { Message } from '../model/message.ts';
  * number (`seq`, strictly increasing, never reused). Appends add to the end. Compaction replaces
  * a prefix of the active log (everything with `seq <= throughSeq`) by one summary; the replaced
  * messages move to the archive, linked from the summary record. Erasure removes a prefix for
- * good. Every change is atomic.
+ * good. `pop` removes the newest active message for good (undo of the last append, one message
+ * at a time), but never a summary: the tail it takes from is what came after the newest summary.
+ * Every change is atomic.
  *
  * Two counters guard concurrent writers:
  * - `version` grows on every change (append, compaction, erase, replace).
- * - `epoch` grows only on changes that rewrite the prefix (compaction, erase, replace, clear).
- *   Appends never change it, so a compaction planned at epoch E still commits after concurrent
- *   appends (they only add messages after `throughSeq`), but fails with
- *   `MemStoreConflictError` if another compaction, erase or replace won the race.
+ * - `epoch` grows on changes that remove or rewrite messages (compaction, erase, replace, clear,
+ *   and a `pop` that removed a message). Appends never change it, so a compaction planned at
+ *   epoch E still commits after concurrent appends (they only add messages after `throughSeq`),
+ *   but fails with `MemStoreConflictError` if another compaction, erase, replace or pop won the
+ *   race. (A pop bumps the epoch because a plan may cover the popped message, and because a
+ *   reader that follows the log by `afterSeq` must notice a message it holds is gone.)
  *
  * Input: every backend checks its arguments with core's shared parsers (`parse-store-input.ts`,
  * `encodeMessageBatch`), so a bad call fails the same way everywhere, with `MemValidationError`
@@ -197,6 +201,17 @@ export interface IdempotencyRecord {
 }
 
 /**
+ * What `pop` returns: the counters after the call and the message it removed. `message` is null
+ * when nothing was removed (an unknown, cleared or empty session, or one whose newest active
+ * message is a summary); then nothing changed and the counters are the current ones.
+ */
+export interface PopResult {
+  version: number;
+  epoch: number;
+  message: StoredMessage | null;
+}
+
+/**
  * A namespaced view of a backend. Session ids are validated with `assertValidSessionId`; they
  * never become SQL text or a key pattern.
  */
@@ -222,6 +237,19 @@ export interface StoreV1 {
   compact(sessionId: string, input: CompactInput): Promise<CompactResult>;
   erase(sessionId: string, input: EraseInput): Promise<EraseResult>;
   replace(sessionId: string, input: ReplaceInput): Promise<AppendResult>;
+  /**
+   * Removes the newest active message for good and returns it, atomically: whatever appends run
+   * at the same time, exactly the message that is newest when the pop runs goes, and nothing
+   * else. On a removal `version` and `epoch` grow by one, the message's tokens leave the session
+   * total and its id becomes free (like `erase`); `lastSeq` stays, so seqs are never reused, and
+   * the idempotency key of the append that added it stays applied (a retry of that append is
+   * still a duplicate and adds nothing). A summary is never popped (its archived originals and
+   * record would go with it): when the newest active message is a summary, or the session is
+   * empty or unknown, nothing changes and `message` is null. Pinned system prompts are not
+   * special: they are popped only when they are the newest message, which after a compaction
+   * they no longer are (they sit before the summary).
+   */
+  pop(sessionId: string): Promise<PopResult>;
   /** Removes the session and everything linked to it. Returns false if it did not exist. */
   clear(sessionId: string): Promise<boolean>;
   summaries(sessionId: string): Promise<SummaryRecord[]>;
