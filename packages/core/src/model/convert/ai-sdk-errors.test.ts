@@ -18,8 +18,8 @@ describe('fromModelMessages / toModelMessages errors', () => {
       [[{ role: 'robot', content: 'x' }], 'messages[0].role is "robot"'],
       [[{ role: 'system', content: [] }], 'messages[0].content is not a string'],
       [
-        [result({ type: 'text', value: 'x' })],
-        'messages[0].content[0].toolCallId is "c1", which matches no earlier tool-call',
+        [{ role: 'tool', content: [{ type: 'tool-result', toolName: 'f', output: {} }] }],
+        'messages[0].content[0].toolCallId is undefined, not a tool call id',
       ],
       [
         [call, result({ type: 'text', value: 1 })],

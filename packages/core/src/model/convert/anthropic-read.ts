@@ -149,15 +149,10 @@ function readToolResult(
       'Set it to the id of the tool_use it answers.',
     );
   }
+  // A tool_use converted in an earlier step is not in `callNames`: the name stays unknown.
   const toolName = callNames.get(id);
-  if (toolName === undefined) {
-    throw fromFail(
-      `${path}.tool_use_id`,
-      `is ${JSON.stringify(id)}, which matches no earlier tool_use block`,
-      'Put the tool_result after the assistant message holding that tool_use, or drop it.',
-    );
-  }
-  const fields: MessageFields = { role: 'tool', content: '', toolCallId: id, toolName };
+  const fields: MessageFields = { role: 'tool', content: '', toolCallId: id };
+  if (toolName !== undefined) fields.toolName = toolName;
   if (typeof block.content === 'string') fields.content = block.content;
   else if (block.content !== undefined)
     readParts(fields, blocksAt(block.content, `${path}.content`));

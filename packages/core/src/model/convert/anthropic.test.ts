@@ -1,3 +1,4 @@
+import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ContentPart, Message } from '../message.ts';
@@ -155,6 +156,44 @@ describe('fromAnthropicMessages / toAnthropicMessages', () => {
       }),
       { numRuns: 200 },
     );
+  });
+
+  it('accepts a tool_result whose tool_use was converted in an earlier step', () => {
+    const call: MessageParam[] = [
+      { role: 'user', content: 'Weather in Oslo?' },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: { city: 'Oslo' } },
+        ],
+      },
+    ];
+    const result: MessageParam[] = [
+      {
+        role: 'user',
+        content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: '-3°C' }],
+      },
+    ];
+    const step1 = fromAnthropicMessages({ messages: call });
+    const step2 = fromAnthropicMessages({ messages: result }, sequentialIds());
+
+    // The name is unknown without the tool_use: kept unset, the id links result and call.
+    expect(step2).toStrictEqual([
+      { id: 'id0', role: 'tool', content: '-3°C', toolCallId: 'toolu_1', createdAt: 42 },
+    ]);
+    expect(toAnthropicMessages([...step1, ...step2]).messages).toStrictEqual([
+      { role: 'user', content: 'Weather in Oslo?' },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: { city: 'Oslo' } },
+        ],
+      },
+      {
+        role: 'user',
+        content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: '-3°C' }],
+      },
+    ]);
   });
 
   it('writes messages from other formats: one user message per run of tool results', () => {

@@ -54,6 +54,7 @@ function readAssistant(
   if (wire.content !== undefined && wire.content !== null)
     readContent(fields, wire.content, `${path}.content`);
   if (typeof wire.name === 'string') fields.name = wire.name;
+  readRefusal(fields, wire);
   if (wire.tool_calls === undefined) return fields;
   if (!Array.isArray(wire.tool_calls)) {
     throw fromFail(
@@ -70,6 +71,15 @@ function readAssistant(
   if (calls.length > 0) fields.toolCalls = calls;
   if (custom.length > 0) setMetadata(fields, META.customToolCalls, custom);
   return fields;
+}
+
+/** A refusal with no other content becomes the message text (so every format and summary sees it). */
+function readRefusal(fields: MessageFields, wire: WireRecord): void {
+  const { refusal } = wire;
+  if (typeof refusal !== 'string' || refusal.length === 0 || fields.content !== '') return;
+  if (wire.content !== undefined && wire.content !== null && wire.content !== '') return;
+  fields.content = refusal;
+  setMetadata(fields, META.refusal, true);
 }
 
 function readToolCall(raw: unknown, path: string, custom: string[]): ToolCall {
@@ -118,15 +128,10 @@ function readTool(wire: WireRecord, path: string, callNames: Map<string, string>
       'Set it to the id of the assistant tool call this message answers.',
     );
   }
+  // A call converted in an earlier step is not in `callNames`: the name stays unknown.
   const toolName = callNames.get(id);
-  if (toolName === undefined) {
-    throw fromFail(
-      `${path}.tool_call_id`,
-      `is ${JSON.stringify(id)}, which matches no earlier assistant tool call`,
-      'Put the tool message after the assistant message whose tool_calls hold that id, or drop it.',
-    );
-  }
-  const fields: MessageFields = { role: 'tool', content: '', toolCallId: id, toolName };
+  const fields: MessageFields = { role: 'tool', content: '', toolCallId: id };
+  if (toolName !== undefined) fields.toolName = toolName;
   readContent(fields, wire.content, `${path}.content`);
   return fields;
 }

@@ -29,10 +29,10 @@ export function messageToOpenAI(m: MessageFields, path: string): WireRecord | un
       const calls = m.toolCalls ?? [];
       if (content === undefined && calls.length === 0) return undefined;
       const empty = content === undefined || content.length === 0;
-      const out: WireRecord = {
-        role: 'assistant',
-        content: empty && calls.length > 0 ? null : content,
-      };
+      const refusal = m.metadata?.[META.refusal] === true && typeof content === 'string';
+      const out: WireRecord = refusal
+        ? { role: 'assistant', content: null, refusal: content }
+        : { role: 'assistant', content: empty && calls.length > 0 ? null : content };
       if (m.name !== undefined) out.name = m.name;
       if (calls.length > 0)
         out.tool_calls = calls.map((call) => toolCallToOpenAI(call, m.metadata));

@@ -58,11 +58,10 @@ describe('fromOpenAIMessages / toOpenAIMessages', () => {
       metadata: { 'mem.openai.message': { set: { audio: { id: 'audio_77' } } } },
     });
     expect(mem[9]).toMatchObject({
-      content: '',
-      metadata: {
-        'mem.openai.message': { set: { content: null, refusal: 'I cannot share card numbers.' } },
-      },
+      content: 'I cannot share card numbers.',
+      metadata: { 'mem.openai.refusal': true },
     });
+    expect(mem[9]?.metadata?.['mem.openai.message']).toBeUndefined();
     expect(mem[12]?.metadata).toStrictEqual({ 'mem.openai.message': { omit: ['content'] } });
   });
 

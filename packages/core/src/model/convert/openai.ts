@@ -3,6 +3,7 @@ import { wireInputFail } from './conversion-error.ts';
 import { type FromWireOptions, messageStamper, setMetadata } from './convert-options.ts';
 import { OPENAI_META as META } from './openai-meta.ts';
 import { readMessage } from './openai-read.ts';
+import { requestFields, requestResidue } from './openai-response-fields.ts';
 import type { OpenAIChatMessage } from './openai-types.ts';
 import { messageToOpenAI } from './openai-write.ts';
 import { applyResidue, fieldResidue, isRecord } from './wire-fields.ts';
@@ -10,10 +11,15 @@ import { applyResidue, fieldResidue, isRecord } from './wire-fields.ts';
 const fromFail = wireInputFail('openai');
 
 /**
- * Converts Chat Completions request messages to mem messages. `developer` becomes `system`
- * (remembered in metadata); a tool message's `toolName` comes from the assistant tool call it
- * answers. Whatever mem has no field for is kept in `mem.openai.*` metadata, so
- * `toOpenAIMessages` gives the input back unchanged.
+ * Converts Chat Completions messages to mem messages: request messages, and the assistant
+ * message of a response (`completion.choices[0].message`). `developer` becomes `system`
+ * (remembered in metadata). A tool message's `toolName` comes from the assistant tool call it
+ * answers when that call is in the same batch; a tool result whose call was converted in an
+ * earlier step (an agent loop appending one message at a time) keeps its `toolCallId` and has no
+ * `toolName`. A refusal becomes the message text. Whatever else mem has no field for is kept in
+ * `mem.openai.*` metadata, so `toOpenAIMessages` gives request messages back unchanged.
+ * Response-only fields are never sent back: `annotations` (kept as `mem.openai.annotations`),
+ * `refusal`/`audio`/`function_call` set to `null`, and a response's audio beyond its `id`.
  */
 export function fromOpenAIMessages(
   messages: readonly OpenAIChatMessage[],
@@ -32,8 +38,10 @@ export function fromOpenAIMessages(
     const path = `messages[${i}]`;
     if (!isRecord(raw))
       throw fromFail(path, 'is not an object', 'Each message must be an object with a role.');
-    const fields = readMessage(raw, path, callNames);
-    setMetadata(fields, META.message, fieldResidue(raw, messageToOpenAI(fields, path) ?? {}));
+    const { request, extras } = requestFields(raw);
+    const fields = readMessage(request, path, callNames);
+    setMetadata(fields, META.message, fieldResidue(request, messageToOpenAI(fields, path) ?? {}));
+    setMetadata(fields, META.annotations, extras.annotations);
     return stamp(fields);
   });
 }
@@ -48,7 +56,9 @@ export function toOpenAIMessages(messages: readonly Message[]): OpenAIChatMessag
   messages.forEach((message, i) => {
     const wire = messageToOpenAI(message, `messages[${i}]`);
     if (wire === undefined) return;
-    out.push(applyResidue(wire, message.metadata?.[META.message]) as unknown as OpenAIChatMessage);
+    let residue = message.metadata?.[META.message];
+    if (message.role === 'assistant') residue = requestResidue(residue);
+    out.push(applyResidue(wire, residue) as unknown as OpenAIChatMessage);
   });
   return out;
 }

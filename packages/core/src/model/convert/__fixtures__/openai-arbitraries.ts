@@ -74,9 +74,10 @@ const assistantContent = fc.oneof(
 const assistantExtras = fc.record(
   {
     content: assistantContent,
-    refusal: fc.option(words),
+    // Request form: `null` refusal and audio are response-only and never sent back.
+    refusal: words,
     name,
-    audio: fc.option(name.map((id) => ({ id }))),
+    audio: name.map((id) => ({ id })),
   },
   { requiredKeys: [] },
 );
