@@ -122,3 +122,11 @@ describe('the @mem/core README', () => {
     for (const name of parsers) expect(backend, `backend exports ${name}`).toHaveProperty(name);
   });
 });
+
+describe('the @mem/ai-sdk README', () => {
+  it('shows examples/ai-sdk-middleware.ts under "Quick start", verbatim', async () => {
+    const readme = await read('../packages/ai-sdk/README.md');
+
+    expect(codeAfter(readme, '## Quick start')).toBe(await read('./ai-sdk-middleware.ts'));
+  });
+});

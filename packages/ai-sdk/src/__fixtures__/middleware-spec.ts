@@ -209,6 +209,40 @@ export function describeMemoryMiddleware(name: string, sdk: SdkUnderTest): void 
       ]);
     });
 
+    it('recognises re-sent messages after a compaction summarized them', async () => {
+      const { engine, session } = setup({
+        long_term_memory_strategy: [
+          { long_term_memory_id: 'summarizer', interaction_threshold_qty: 1, interaction_keep: 1 },
+        ],
+      });
+      const model = new sdk.MockLanguageModel({ doGenerate: replies('One.', 'Two.', 'Three.') });
+      const wrapped = wrap(engine, model);
+      await sdk.generateText({ model: wrapped, prompt: 'First?' });
+      await sdk.generateText({ model: wrapped, prompt: 'Second?' });
+      await engine.idle();
+      expect(await session.summaries()).toHaveLength(1);
+
+      await sdk.generateText({
+        model: wrapped,
+        messages: [
+          { role: 'user', content: 'First?' },
+          { role: 'assistant', content: 'One.' },
+          { role: 'user', content: 'Second?' },
+          { role: 'assistant', content: 'Two.' },
+          { role: 'user', content: 'Third?' },
+        ],
+      });
+
+      expect((await session.history()).map(line)).toEqual([
+        'user: First?',
+        'assistant: One.',
+        'user: Second?',
+        'assistant: Two.',
+        'user: Third?',
+        'assistant: Three.',
+      ]);
+    });
+
     it("passes the provider's reported input tokens to mem's input_tokens_threshold", async () => {
       const profile = {
         long_term_memory_strategy: [
