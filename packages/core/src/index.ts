@@ -99,11 +99,15 @@ export type {
   KnowledgeHit,
 } from './knowledge/knowledge-base-spec.ts';
 export { fromModelMessages, toModelMessages } from './model/convert/ai-sdk.ts';
+export type { ModelPrompt, ModelPromptOptions } from './model/convert/ai-sdk-prompt.ts';
+export { toModelPrompt } from './model/convert/ai-sdk-prompt.ts';
 export type {
   AiSdkAssistantMessage,
+  AiSdkInputPart,
   AiSdkSystemMessage,
   AiSdkToolMessage,
   AiSdkUserMessage,
+  ModelMessageInput,
   ModelMessageLike,
 } from './model/convert/ai-sdk-types.ts';
 export { fromAnthropicMessages, toAnthropicMessages } from './model/convert/anthropic.ts';

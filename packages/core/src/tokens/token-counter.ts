@@ -8,6 +8,7 @@ import { modelToEncodingMap } from 'gpt-tokenizer/mapping';
 import { MemValidationError } from '../errors/errors.ts';
 import type { ContentPart, CountedMessage, Message } from '../model/message.ts';
 import { forEachBpeInput, type PieceSplitter } from './bounded-pieces.ts';
+import { mediaStandIn } from './provider-media.ts';
 
 /** Tokenizer encodings mem counts with. */
 export type TokenEncoding = 'o200k_base' | 'cl100k_base';
@@ -47,7 +48,8 @@ export interface TokenCounterOptions {
   /**
    * Tokens charged for an image or file part, which text tokenizers cannot see. Default: 85 for
    * an image with `detail: 'low'`, 765 for other images (a 1024×1024 high-detail tile set), and
-   * 1,000 for a non-text file. Text files (`text/*`) are counted as text.
+   * 1,000 for a non-text file. Text files (`text/*`) are counted as text. Verbatim AI SDK parts
+   * that stand for media (v7 tagged file data, provider references) are charged the same way.
    */
   mediaTokens?: (part: ContentPart) => number;
 }
@@ -130,8 +132,11 @@ export function createTokenCounter(options: TokenCounterOptions = {}): TokenCoun
         return part.mediaType.startsWith('text/') ? countText(part.data) : mediaTokens(part);
       case 'image':
         return mediaTokens(part);
-      case 'provider':
-        return countText(JSON.stringify(part.value) ?? '');
+      case 'provider': {
+        const media = mediaStandIn(part);
+        if (media === undefined) return countText(JSON.stringify(part.value) ?? '');
+        return media.type === 'text' ? countText(media.text) : mediaTokens(media);
+      }
     }
   };
 

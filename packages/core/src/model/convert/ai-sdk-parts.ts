@@ -5,11 +5,28 @@ import { isRecord, type WireRecord } from './wire-fields.ts';
 
 const DETAILS: readonly unknown[] = ['auto', 'low', 'high'];
 
-/** How binary data was given, so it can be given back the same way. */
-export type BinaryKind = 'bytes' | 'buffer' | 'arraybuffer' | 'url';
+/**
+ * How binary data was given, so it can be given back the same way: bytes, a Buffer, an
+ * ArrayBuffer or a URL, each bare (v6 and v7) or in v7's tagged form (`tagged-*`: `{ type:
+ * 'data', data }`, `{ type: 'url', url }`; `tagged` alone is `{ type: 'data', data: string }`).
+ */
+export type BinaryKind =
+  | 'bytes'
+  | 'buffer'
+  | 'arraybuffer'
+  | 'url'
+  | 'tagged'
+  | 'tagged-bytes'
+  | 'tagged-buffer'
+  | 'tagged-arraybuffer'
+  | 'tagged-url';
 
-/** Data content (`string | Uint8Array | ArrayBuffer | Buffer | URL`) as mem's string form. */
-export function dataToText(value: unknown): { text: string; kind?: BinaryKind } | undefined {
+function hasOnlyKeys(value: WireRecord, keys: readonly string[]): boolean {
+  return Object.entries(value).every(([key, v]) => v === undefined || keys.includes(key));
+}
+
+/** Bare data content (`string | Uint8Array | ArrayBuffer | Buffer | URL`) as text. */
+function bareDataToText(value: unknown): { text: string; kind?: BinaryKind } | undefined {
   if (typeof value === 'string') return { text: value };
   if (value instanceof URL) return { text: value.href, kind: 'url' };
   if (value instanceof ArrayBuffer)
@@ -18,6 +35,25 @@ export function dataToText(value: unknown): { text: string; kind?: BinaryKind } 
     const buffer = typeof Buffer !== 'undefined' && Buffer.isBuffer(value);
     return { text: bytesToBase64(value), kind: buffer ? 'buffer' : 'bytes' };
   }
+  return undefined;
+}
+
+/**
+ * Data content as mem's string form: bare (`string | Uint8Array | ArrayBuffer | Buffer | URL`)
+ * or v7 tagged (`{ type: 'data', data }`, `{ type: 'url', url }` without other fields).
+ * Undefined for anything else (provider references, tagged text), which stays verbatim.
+ */
+export function dataToText(value: unknown): { text: string; kind?: BinaryKind } | undefined {
+  const bare = bareDataToText(value);
+  if (bare !== undefined || !isRecord(value)) return bare;
+  if (value.type === 'data' && hasOnlyKeys(value, ['type', 'data'])) {
+    const inner = value.data instanceof URL ? undefined : bareDataToText(value.data);
+    if (inner === undefined) return undefined;
+    const kind = inner.kind === undefined ? 'tagged' : (`tagged-${inner.kind}` as BinaryKind);
+    return { text: inner.text, kind };
+  }
+  if (value.type === 'url' && value.url instanceof URL && hasOnlyKeys(value, ['type', 'url']))
+    return { text: value.url.href, kind: 'tagged-url' };
   return undefined;
 }
 
@@ -32,6 +68,14 @@ export function textToData(text: string, kind: unknown): unknown {
       return typeof Buffer !== 'undefined' ? Buffer.from(base64ToBytes(text)) : base64ToBytes(text);
     case 'bytes':
       return base64ToBytes(text);
+    case 'tagged':
+      return { type: 'data', data: text };
+    case 'tagged-url':
+      return { type: 'url', url: new URL(text) };
+    case 'tagged-bytes':
+    case 'tagged-buffer':
+    case 'tagged-arraybuffer':
+      return { type: 'data', data: textToData(text, kind.slice('tagged-'.length)) };
     default:
       return text;
   }

@@ -1,6 +1,8 @@
 /*
- * Structural copies of the Vercel AI SDK v6 prompt message types (`ai`, `ModelMessage`), so
- * core needs no dependency on it. `ai-sdk.test.ts` checks they stay assignable both ways.
+ * Structural copies of the Vercel AI SDK prompt message types (`ai`, `ModelMessage`), so core
+ * needs no dependency on it. What mem writes (`ModelMessageLike`) is the part v6 and v7 share, so
+ * it is a `ModelMessage` of both; what mem reads (`ModelMessageInput`) is any message of either
+ * major, checked at runtime. `sdk-compat.test.ts` checks both against each major's real types.
  */
 
 export type AiSdkJsonValue = null | string | number | boolean | AiSdkJsonObject | AiSdkJsonValue[];
@@ -53,7 +55,6 @@ type WithOptions = { providerOptions?: AiSdkProviderOptions };
 /** An item of a `content` tool output. */
 export type AiSdkToolOutputItem =
   | ({ type: 'text'; text: string } & WithOptions)
-  | { type: 'media'; data: string; mediaType: string }
   | ({ type: 'file-data'; data: string; mediaType: string; filename?: string } & WithOptions)
   | ({ type: 'file-url'; url: string; mediaType?: string } & WithOptions)
   | ({ type: 'file-id'; fileId: string | Record<string, string> } & WithOptions)
@@ -127,9 +128,30 @@ export interface AiSdkToolMessage {
   providerOptions?: AiSdkProviderOptions;
 }
 
-/** One AI SDK prompt message (`ModelMessage` of `ai` v6). */
+/** One AI SDK prompt message as mem writes it: a `ModelMessage` of `ai` v6 and of v7. */
 export type ModelMessageLike =
   | AiSdkSystemMessage
   | AiSdkUserMessage
   | AiSdkAssistantMessage
   | AiSdkToolMessage;
+
+/**
+ * A part of an AI SDK message as mem reads it: a part mem writes, or any other part with a type
+ * (checked at runtime).
+ */
+export type AiSdkInputPart =
+  | Exclude<Exclude<ModelMessageLike['content'], string>[number], never>
+  | { readonly type: string };
+
+/**
+ * One AI SDK prompt message as mem reads it: a `ModelMessage` of `ai` v6 or v7 (v7 tagged file
+ * data, provider references, custom and reasoning-file parts included). Parts mem has no type
+ * for are kept verbatim.
+ */
+export type ModelMessageInput =
+  | ModelMessageLike
+  | {
+      readonly role: 'system' | 'user' | 'assistant' | 'tool';
+      readonly content: string | readonly AiSdkInputPart[];
+      readonly providerOptions?: unknown;
+    };

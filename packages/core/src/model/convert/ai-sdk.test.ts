@@ -4,6 +4,8 @@ import type { ContentPart, Message } from '../message.ts';
 import { messageSchema } from '../message-schema.ts';
 import { modelHistory } from './__fixtures__/ai-sdk-arbitraries.ts';
 import { modelConversation } from './__fixtures__/ai-sdk-conversation.ts';
+import { modelHistoryV7 } from './__fixtures__/ai-sdk-v7-arbitraries.ts';
+import { modelConversationV7 } from './__fixtures__/ai-sdk-v7-conversation.ts';
 import { essentials, memConversation, sameIdsAs } from './__fixtures__/mem-arbitraries.ts';
 import { aiSdkShape } from './__fixtures__/mem-shapes.ts';
 import { sequentialIds } from './__fixtures__/test-helpers.ts';
@@ -128,6 +130,65 @@ describe('fromModelMessages / toModelMessages', () => {
         );
       }),
       { numRuns: 300 },
+    );
+  });
+
+  it('reads v7 tagged file data as typed parts and keeps other v7 shapes verbatim', () => {
+    const mem = fromModelMessages(modelConversationV7, sequentialIds(9));
+    expect(mem[1]?.content).toStrictEqual([
+      { type: 'text', text: 'Invoice, label and contract:' },
+      { type: 'file', data: 'JVBERg==', mediaType: 'application/pdf', filename: 'invoice.pdf' },
+      { type: 'file', data: 'https://x.test/l.png', mediaType: 'image' },
+      {
+        type: 'provider',
+        format: 'ai-sdk',
+        value: {
+          type: 'file',
+          mediaType: 'application/pdf',
+          data: { type: 'reference', reference: { openai: 'file-9' } },
+        },
+      },
+      {
+        type: 'provider',
+        format: 'ai-sdk',
+        value: {
+          type: 'file',
+          mediaType: 'text/plain',
+          data: { type: 'text', text: 'Terms: net 30.' },
+        },
+      },
+      {
+        type: 'provider',
+        format: 'ai-sdk',
+        value: { type: 'image', image: { openai: 'file-img' } },
+      },
+    ] satisfies ContentPart[]);
+    expect(mem[1]?.metadata).toStrictEqual({
+      'mem.ai-sdk.binary': { 1: 'tagged-bytes', 2: 'tagged-url' },
+    });
+    expect(mem[2]?.content).toMatchObject([
+      { type: 'provider', value: { type: 'custom', kind: 'openai.compaction' } },
+      { type: 'provider', value: { type: 'reasoning-file' } },
+      { type: 'text', text: 'Fetching the contract.' },
+      { type: 'provider', value: { type: 'tool-approval-request', isAutomatic: true } },
+    ]);
+    expect(mem[4]).toMatchObject({ role: 'tool', toolCallId: 'c1', toolName: 'fetch_file' });
+    // Stored as JSON and read back, the tagged bytes and URL come back as they were given.
+    const stored = JSON.parse(JSON.stringify(mem)) as Message[];
+    expect(toModelMessages(stored)).toStrictEqual(modelConversationV7);
+  });
+
+  it('round-trips random v7 histories: tagged data, references, custom and reasoning files', () => {
+    fc.assert(
+      fc.property(modelHistoryV7, (history) => {
+        const mem = fromModelMessages(history);
+        for (const message of mem) messageSchema.parse(message);
+        expect(toModelMessages(mem)).toStrictEqual(history);
+        expect(toModelMessages(JSON.parse(JSON.stringify(mem)) as Message[])).toStrictEqual(
+          history,
+        );
+      }),
+      { numRuns: 200 },
     );
   });
 

@@ -1,7 +1,7 @@
 import type { Message } from '../message.ts';
 import { AI_SDK_META as META } from './ai-sdk-meta.ts';
 import { readMessage, readToolMessage } from './ai-sdk-read.ts';
-import type { ModelMessageLike } from './ai-sdk-types.ts';
+import type { ModelMessageInput, ModelMessageLike } from './ai-sdk-types.ts';
 import { messageToAiSdk, toolMessageItems, toolResultPart } from './ai-sdk-write.ts';
 import { wireInputFail } from './conversion-error.ts';
 import {
@@ -26,13 +26,16 @@ function inToolMessage(m: MessageFields): boolean {
 }
 
 /**
- * Converts AI SDK v6 `ModelMessage`s to mem messages. Each `tool-result` of a tool message
- * becomes a mem tool message; its output becomes the content (`isError` for error outputs).
- * Parts mem has no type for and every `providerOptions` are kept (verbatim parts, `mem.ai-sdk.*`
- * metadata), so `toModelMessages` gives the input back unchanged.
+ * Converts AI SDK `ModelMessage`s (v6 or v7: a prompt, `result.response.messages` or v7's
+ * `result.responseMessages`) to mem messages. Each `tool-result` of a tool message becomes a mem
+ * tool message; its output becomes the content (`isError` for error outputs). v7 tagged file
+ * data (`{ type: 'data' | 'url', ... }`) becomes typed file and image parts. Parts mem has no
+ * type for (provider references, custom and reasoning-file parts...) and every
+ * `providerOptions` are kept (verbatim parts, `mem.ai-sdk.*` metadata), so `toModelMessages`
+ * gives the input back unchanged.
  */
 export function fromModelMessages(
-  messages: readonly ModelMessageLike[],
+  messages: readonly ModelMessageInput[],
   options?: FromWireOptions,
 ): Message[] {
   if (!Array.isArray(messages)) {
@@ -67,8 +70,10 @@ export function fromModelMessages(
 }
 
 /**
- * Converts mem messages to AI SDK v6 `ModelMessage`s; consecutive tool results share one tool
- * message. Other formats' provider parts are left out (a message left with nothing is skipped).
+ * Converts mem messages to AI SDK `ModelMessage`s (v6 and v7); consecutive tool results share
+ * one tool message. Other formats' provider parts are left out (a message left with nothing is
+ * skipped). System messages stay in the list: for v7, which refuses them there by default, use
+ * `toModelPrompt`.
  */
 export function toModelMessages(messages: readonly Message[]): ModelMessageLike[] {
   const out: WireRecord[] = [];

@@ -4,15 +4,11 @@ import type {
   MessageParam,
   TextBlockParam,
 } from '@anthropic-ai/sdk/resources/messages';
-import type { ModelMessage } from 'ai';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { Message } from '../message.ts';
-import { modelConversation } from './__fixtures__/ai-sdk-conversation.ts';
 import { anthropicConversation } from './__fixtures__/anthropic-conversation.ts';
 import { openAIConversation } from './__fixtures__/openai-conversation.ts';
-import { fromModelMessages, toModelMessages } from './ai-sdk.ts';
-import type { ModelMessageLike } from './ai-sdk-types.ts';
 import { fromAnthropicMessages, toAnthropicMessages } from './anthropic.ts';
 import type {
   AnthropicContentBlock,
@@ -28,6 +24,7 @@ import type { OpenAIChatMessage } from './openai-types.ts';
 /*
  * Core defines its own structural wire types so it needs none of the SDKs. These checks (run by
  * `tsc`) keep them compatible with the official SDK types, in both directions where that is sound.
+ * The AI SDK's two majors are checked in `ai-sdk-compat.test.ts`.
  */
 
 describe('wire types match the official SDKs', () => {
@@ -38,13 +35,6 @@ describe('wire types match the official SDKs', () => {
       fromOpenAIMessages(openAIConversation),
     );
     expect(sdk).toStrictEqual(openAIConversation);
-  });
-
-  it('AI SDK: ModelMessage both ways', () => {
-    expectTypeOf<ModelMessage>().toExtend<ModelMessageLike>();
-    expectTypeOf<ModelMessageLike>().toExtend<ModelMessage>();
-    const sdk: ModelMessage[] = toModelMessages(fromModelMessages(modelConversation));
-    expect(sdk).toStrictEqual(modelConversation);
   });
 
   it('Anthropic: SDK params are accepted, written messages are SDK params', () => {
