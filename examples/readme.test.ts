@@ -130,3 +130,11 @@ describe('the @mem/ai-sdk README', () => {
     expect(codeAfter(readme, '## Quick start')).toBe(await read('./ai-sdk-middleware.ts'));
   });
 });
+
+describe('the @mem/langchain README', () => {
+  it('shows examples/langchain-quickstart.ts under "Quick start", verbatim', async () => {
+    expect(codeAfter(await read('../packages/langchain/README.md'), '## Quick start')).toBe(
+      await read('./langchain-quickstart.ts'),
+    );
+  });
+});
