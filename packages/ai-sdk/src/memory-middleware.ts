@@ -6,13 +6,20 @@ import { newMessages } from './new-messages.ts';
 import { fromPrompt, fromResponse, toPrompt } from './prompt-messages.ts';
 import { usageOption } from './usage.ts';
 
-/** The stored conversation the prompt's messages are compared with (system messages aside). */
-async function storedTail(session: MemorySession): Promise<Message[]> {
+const outsideSystem = (messages: readonly Message[]) => messages.filter((m) => m.role !== 'system');
+
+/**
+ * The prompt's messages the session does not hold yet (system messages aside). They are compared
+ * with the active conversation; when nothing matches there and a summary has replaced older
+ * turns, with the originals the summaries replaced (a step or a caller may re-send turns a
+ * compaction has just summarized). Reading the archive is left to that case.
+ */
+async function unstored(session: MemorySession, prompt: readonly Message[]): Promise<Message[]> {
   const active = await session.messages();
-  // After a compaction the turns a step re-sends may be summarized away: compare with the
-  // originals then.
-  const all = active.some(isSummaryMessage) ? await session.history() : active;
-  return all.filter((m) => m.role !== 'system');
+  const fresh = newMessages(prompt, outsideSystem(active));
+  if (fresh.length < prompt.length || prompt.length < 2 || !active.some(isSummaryMessage))
+    return fresh;
+  return newMessages(prompt, outsideSystem(await session.history()));
 }
 
 function withoutIdentity(m: Message): Omit<Message, 'id' | 'createdAt'> {
@@ -51,8 +58,7 @@ export function memoryMiddleware(options: MemoryMiddlewareOptions): MemoryMiddle
 
     async transformParams({ params }) {
       const session = await resolve(params);
-      const incoming = fromPrompt(params.prompt).filter((m) => m.role !== 'system');
-      const fresh = newMessages(incoming, await storedTail(session));
+      const fresh = await unstored(session, outsideSystem(fromPrompt(params.prompt)));
       if (fresh.length > 0) await session.append(fresh.map(withoutIdentity));
       const context = await session.context();
       const system = params.prompt.filter((m) => m.role === 'system');

@@ -1,4 +1,4 @@
-import { type Message, messageText } from '@mem/core';
+import { type ContentPart, type Message, messageText } from '@mem/core';
 
 function canonicalJson(text: string): string {
   try {
@@ -8,6 +8,26 @@ function canonicalJson(text: string): string {
   }
 }
 
+/** Non-text parts by kind and a sample of their payload (files can be megabytes). */
+function partKey(part: ContentPart): string[] {
+  switch (part.type) {
+    case 'text':
+      return [];
+    case 'reasoning':
+      return [`reasoning:${part.text}`];
+    case 'image':
+      return [`image:${sample(part.image)}`];
+    case 'file':
+      return [`file:${part.mediaType}:${sample(part.data)}`];
+    default:
+      return [`provider:${part.format}`];
+  }
+}
+
+function sample(data: string): string {
+  return data.length <= 96 ? data : `${data.length}:${data.slice(0, 48)}:${data.slice(-48)}`;
+}
+
 /**
  * What identifies a message across the two routes it can take into a session: converted from a
  * model response after a call, and converted from the prompt the AI SDK sends in the next step.
@@ -15,14 +35,10 @@ function canonicalJson(text: string): string {
  * tool-call arguments are compared as JSON values, not as text.
  */
 export function fingerprint(m: Message): string {
-  const reasoning =
-    typeof m.content === 'string'
-      ? []
-      : m.content.flatMap((p) => (p.type === 'reasoning' ? [p.text] : []));
   return JSON.stringify([
     m.role,
     messageText(m),
-    reasoning,
+    typeof m.content === 'string' ? [] : m.content.flatMap(partKey),
     (m.toolCalls ?? []).map((c) => [c.id, c.name, canonicalJson(c.arguments)]),
     m.toolCallId ?? null,
     m.isError === true,

@@ -209,6 +209,37 @@ export function describeMemoryMiddleware(name: string, sdk: SdkUnderTest): void 
       ]);
     });
 
+    it('stores a user file once and sends its bytes back in later calls', async () => {
+      const { engine, session } = setup();
+      const model = new sdk.MockLanguageModel({ doGenerate: replies('A red pixel.', 'Yes.') });
+      const wrapped = wrap(engine, model);
+      const image = new Uint8Array([137, 80, 78, 71]);
+      const question = [
+        { type: 'text', text: 'What is this?' },
+        { type: 'file', data: image, mediaType: 'image/png' },
+      ];
+
+      await sdk.generateText({ model: wrapped, messages: [{ role: 'user', content: question }] });
+      await sdk.generateText({
+        model: wrapped,
+        messages: [
+          { role: 'user', content: question },
+          { role: 'assistant', content: 'A red pixel.' },
+          { role: 'user', content: 'Sure?' },
+        ],
+      });
+
+      expect((await session.messages()).map(line)).toEqual([
+        'user: What is this?',
+        'assistant: A red pixel.',
+        'user: Sure?',
+        'assistant: Yes.',
+      ]);
+      const first = (model.doGenerateCalls[1]?.prompt ?? [])[0];
+      expect(JSON.stringify(first)).toBe(JSON.stringify(model.doGenerateCalls[0]?.prompt[0]));
+      expect(JSON.stringify(first)).toContain('"mediaType":"image/png"');
+    });
+
     it('recognises re-sent messages after a compaction summarized them', async () => {
       const { engine, session } = setup({
         long_term_memory_strategy: [
