@@ -184,6 +184,32 @@ describe('MemChatMessageHistory', () => {
     run.close();
   });
 
+  it('hands the model the summary of older turns once the summarizer has run', async () => {
+    const run = openRun('summary.db', {
+      ...windowProfile(4000),
+      long_term_memory_strategy: [
+        { long_term_memory_id: 'summarizer', interaction_threshold_qty: 4, interaction_keep: 1 },
+      ],
+    });
+    const history = run.history('s');
+    for (let turn = 0; turn < 5; turn++) {
+      await history.addMessages([
+        new HumanMessage(`Order AF-${1000 + turn} arrived broken, what now?`),
+        new AIMessage(`I opened ticket T-${turn} for order AF-${1000 + turn}.`),
+      ]);
+    }
+    await history.session.idle();
+    const context = await history.getMessages();
+    expect(context[0]).toBeInstanceOf(SystemMessage);
+    expect(context[0]?.text).toContain('AF-1000');
+    expect(context.slice(1).map((m) => m.text)).toEqual([
+      'Order AF-1004 arrived broken, what now?',
+      'I opened ticket T-4 for order AF-1004.',
+    ]);
+    expect(await history.getHistory()).toHaveLength(10);
+    run.close();
+  });
+
   it('clear() empties the session for every later run', async () => {
     const first = openRun('clear.db');
     await first.history('c').addUserMessage('remember me');
