@@ -24,7 +24,10 @@ interface MockModel {
 }
 export interface SdkUnderTest {
   generateText(options: object): PromiseLike<{ text: string }>;
-  streamText(options: object): { text: PromiseLike<string> };
+  streamText(options: object): {
+    text: PromiseLike<string>;
+    consumeStream(options?: { onError?: (error: unknown) => void }): PromiseLike<void>;
+  };
   wrapLanguageModel(options: { model: never; middleware: never }): unknown;
   stepCountIs(n: number): unknown;
   tool(definition: object): unknown;
@@ -102,6 +105,65 @@ export function describeMemoryMiddleware(name: string, sdk: SdkUnderTest): void 
 
       expect(await result.text).toBe('Hello Ada.');
       expect(await stored(engine)).toEqual(["user: Hi, I'm Ada.", 'assistant: Hello Ada.']);
+    });
+
+    it('a stream that fails stores no answer; the retried question is not stored twice', async () => {
+      const { engine } = setup();
+      const broken = new ReadableStream({
+        start(controller) {
+          for (const part of textStreamParts(['Hal']).slice(0, 3)) controller.enqueue(part);
+          controller.error(new Error('connection reset'));
+        },
+      });
+      const model = new sdk.MockLanguageModel({
+        doStream: [
+          { stream: broken },
+          { stream: sdk.simulateReadableStream({ chunks: textStreamParts(['Hello.']) }) },
+        ],
+      });
+      const wrapped = wrap(engine, model);
+      const errors: unknown[] = [];
+
+      await sdk
+        .streamText({ model: wrapped, prompt: 'Hi', maxRetries: 0 })
+        .consumeStream({ onError: (e) => errors.push(e) });
+      expect(errors).not.toHaveLength(0);
+      expect(await stored(engine)).toEqual(['user: Hi']);
+
+      expect(await sdk.streamText({ model: wrapped, prompt: 'Hi' }).text).toBe('Hello.');
+      expect(await stored(engine)).toEqual(['user: Hi', 'assistant: Hello.']);
+    });
+
+    it('keeps reasoning and its provider metadata, and sends them back later', async () => {
+      const { engine } = setup();
+      const model = new sdk.MockLanguageModel({
+        doGenerate: [
+          {
+            ...textResult('42.'),
+            content: [
+              {
+                type: 'reasoning',
+                text: 'Six times seven.',
+                providerMetadata: { p: { sig: 's1' } },
+              },
+              { type: 'text', text: '42.' },
+            ],
+          },
+          textResult('Yes.'),
+        ],
+      });
+      const wrapped = wrap(engine, model);
+
+      await sdk.generateText({ model: wrapped, prompt: 'Six times seven?' });
+      await sdk.generateText({ model: wrapped, prompt: 'Sure?' });
+
+      expect(model.doGenerateCalls[1]?.prompt[1]).toEqual({
+        role: 'assistant',
+        content: [
+          { type: 'reasoning', text: 'Six times seven.', providerOptions: { p: { sig: 's1' } } },
+          { type: 'text', text: '42.' },
+        ],
+      });
     });
 
     it('a 3-step tool loop: every message is stored once, in order, and each step sees the last', async () => {
