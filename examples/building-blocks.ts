@@ -13,7 +13,8 @@ const profile = parseProfile({
     {
       memory_strategy_id: 'max_tokens',
       memory_max_tokens: 60,
-      conditions: ["message.role != 'tool'"],
+      // Hide tool traffic of earlier turns only: the current turn's calls and results stay.
+      conditions: ["interaction.isCurrent || message.role != 'tool'"],
     },
   ],
 });

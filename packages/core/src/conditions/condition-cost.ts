@@ -78,6 +78,7 @@ const SMALL_FIELDS = new Set([
   'index',
   'messageCount',
   'hasError',
+  'isCurrent',
 ]);
 
 /** `c + n*N + x*X`, where X is the size of the current macro element. */

@@ -83,6 +83,7 @@ export function conditionEnvironment(): Environment {
         tokenCount: 'int',
         toolNames: 'list<string>',
         hasError: 'bool',
+        isCurrent: 'bool',
       },
     })
     .registerVariable('message', 'Message', { description: 'The message being filtered.' })

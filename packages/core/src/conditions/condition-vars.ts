@@ -61,13 +61,19 @@ export class InteractionConditionVars {
   readonly tokenCount: bigint;
   readonly toolNames: readonly string[];
   readonly hasError: boolean;
+  /**
+   * True for the newest interaction of the conversation: the turn the next LLM call answers,
+   * whose tool calls and results the model must see. False for every earlier one.
+   */
+  readonly isCurrent: boolean;
 
-  constructor(interaction: Interaction) {
+  constructor(interaction: Interaction, isCurrent = false) {
     this.index = toConditionInt(interaction.index);
     this.messageCount = toConditionInt(interaction.messages.length);
     this.tokenCount = toConditionInt(interaction.tokenCount);
     this.toolNames = interaction.toolNames;
     this.hasError = interaction.hasError;
+    this.isCurrent = isCurrent;
   }
 }
 
@@ -101,7 +107,10 @@ export function messageVars(message: CountedMessage): MessageConditionVars {
   return new MessageConditionVars(message);
 }
 
-/** The `interaction` variable for `interaction`. */
-export function interactionVars(interaction: Interaction): InteractionConditionVars {
-  return new InteractionConditionVars(interaction);
+/** The `interaction` variable for `interaction`; `isCurrent` when it is the newest one. */
+export function interactionVars(
+  interaction: Interaction,
+  isCurrent = false,
+): InteractionConditionVars {
+  return new InteractionConditionVars(interaction, isCurrent);
 }

@@ -185,7 +185,7 @@ describe('engine conditions: failures are reported to the handler the engine pas
     const reported: MemConditionError[] = [];
     const filter = conditionFilter(profile.shortTerm[0]!.conditions, (e) => reported.push(e));
     const [interaction] = groupInteractions(messages).interactions;
-    expect(messages.map((m) => filter!(m, interaction!))).toEqual([false, true]);
+    expect(messages.map((m) => filter!(m, interaction!, true))).toEqual([false, true]);
     expect(reported.map((e) => [e.code, e.messageId, e.path])).toEqual([
       ['MEM_CONDITION', 'u1', 'short_term_memory_strategy[0].conditions[0]'],
     ]);

@@ -90,24 +90,27 @@ export class TriggerCounter {
     const closed = Math.max(0, interactions.length - 1);
     for (; this.upTo < closed; this.upTo++) {
       const i = interactions[this.upTo]!;
-      if (this.counts(i)) {
+      if (this.counts(i, false)) {
         this.counted++;
         this.tokens += i.tokenCount;
       }
     }
     const open = interactions[closed];
-    const extra = open !== undefined && this.counts(open);
+    const extra = open !== undefined && this.counts(open, true);
     return {
       count: this.counted + (extra ? 1 : 0),
       tokens: this.tokens + (extra ? open.tokenCount : 0),
     };
   }
 
-  private counts(interaction: Interaction): boolean {
+  private counts(interaction: Interaction, isCurrent: boolean): boolean {
     if (this.conditions.length === 0) return true;
     const user = interaction.messages[0];
     if (user === undefined) return false;
-    const vars = { message: messageVars(user), interaction: interactionVars(interaction) };
+    const vars = {
+      message: messageVars(user),
+      interaction: interactionVars(interaction, isCurrent),
+    };
     return this.conditions.every((c) => holds(c, vars, user.id, this.onConditionError));
   }
 }

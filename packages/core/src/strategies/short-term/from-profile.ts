@@ -18,10 +18,10 @@ export function conditionFilter(
   if (conditions.length === 0) return undefined;
   let lastInteraction: Interaction | undefined;
   let lastVars: ReturnType<typeof interactionVars> | undefined;
-  return (message, interaction) => {
-    if (interaction !== lastInteraction || lastVars === undefined) {
+  return (message, interaction, isCurrent) => {
+    if (interaction !== lastInteraction || lastVars?.isCurrent !== isCurrent) {
       lastInteraction = interaction;
-      lastVars = interactionVars(interaction);
+      lastVars = interactionVars(interaction, isCurrent);
     }
     const vars = { message: messageVars(message), interaction: lastVars };
     for (const condition of conditions) {

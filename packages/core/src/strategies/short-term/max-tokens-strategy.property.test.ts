@@ -119,7 +119,7 @@ describe('max_tokens window (property-based)', () => {
 
         // Whole interactions: a contiguous suffix of the shown turns; only the newest may be cut.
         const shown = log.interactions
-          .map((i) => fullyShown(i, filtered ? noTools : undefined))
+          .map((i, n, all) => fullyShown(i, filtered ? noTools : undefined, n === all.length - 1))
           .filter((i) => i.messages.length > 0);
         const kept = selection.interactions;
         const suffix = shown.slice(shown.length - kept.length);
@@ -160,8 +160,14 @@ describe('max_tokens window (property-based)', () => {
   });
 });
 
-function fullyShown(source: Interaction, filter: MessageFilter | undefined): Interaction {
-  const kept = filter ? source.messages.filter((m) => filter(m, source)) : source.messages;
+function fullyShown(
+  source: Interaction,
+  filter: MessageFilter | undefined,
+  isCurrent: boolean,
+): Interaction {
+  const kept = filter
+    ? source.messages.filter((m) => filter(m, source, isCurrent))
+    : source.messages;
   if (kept[0]?.role !== 'user') return { ...source, messages: [], tokenCount: 0 };
   const tokenCount = kept.reduce((s, m) => s + m.tokenCount, 0);
   return sanitizeInteraction({ ...source, messages: kept, tokenCount }, (m) =>

@@ -5,8 +5,15 @@ import { rebuild, sanitizeInteraction } from '../../model/prompt-validity.ts';
 import type { TokenCounter } from '../../tokens/token-counter.ts';
 import type { ShortTermStrategy, WindowSelection } from './short-term-strategy.ts';
 
-/** Decides whether a message is shown (and counted). Built from compiled `conditions`. */
-export type MessageFilter = (message: CountedMessage, interaction: Interaction) => boolean;
+/**
+ * Decides whether a message is shown (and counted). Built from compiled `conditions`.
+ * `isCurrent` is true for the conversation's newest interaction (`interaction.isCurrent`).
+ */
+export type MessageFilter = (
+  message: CountedMessage,
+  interaction: Interaction,
+  isCurrent: boolean,
+) => boolean;
 
 export interface MaxTokensStrategyOptions {
   /** Prompt budget in tokens; -1 includes no interaction at all. */
@@ -19,6 +26,8 @@ export interface MaxTokensStrategyOptions {
 interface Shown {
   /** Message count of the source interaction when computed (the newest one still grows). */
   readonly length: number;
+  /** Whether it was the newest interaction when computed (a new turn makes it an earlier one). */
+  readonly isCurrent: boolean;
   readonly interaction: Interaction;
 }
 
@@ -38,17 +47,18 @@ export function createMaxTokensStrategy(options: MaxTokensStrategyOptions): Shor
   const cache = new WeakMap<Interaction, Shown>();
   const recount = (m: Message) => counter.countMessage(m);
 
-  const shownOf = (source: Interaction): Interaction => {
+  const shownOf = (source: Interaction, isCurrent: boolean): Interaction => {
     const hit = cache.get(source);
-    if (hit !== undefined && hit.length === source.messages.length) return hit.interaction;
+    if (hit?.length === source.messages.length && hit.isCurrent === isCurrent)
+      return hit.interaction;
     let interaction = source;
     if (filter !== undefined) {
-      const kept = source.messages.filter((m) => filter(m, source));
+      const kept = source.messages.filter((m) => filter(m, source, isCurrent));
       if (kept[0]?.role !== 'user') interaction = rebuild(source, []);
       else if (kept.length !== source.messages.length) interaction = rebuild(source, kept);
     }
     if (interaction.messages.length > 0) interaction = sanitizeInteraction(interaction, recount);
-    cache.set(source, { length: source.messages.length, interaction });
+    cache.set(source, { length: source.messages.length, isCurrent, interaction });
     return interaction;
   };
 
@@ -64,7 +74,7 @@ export function createMaxTokensStrategy(options: MaxTokensStrategyOptions): Shor
       let truncated = false;
       let newest = true;
       for (let i = view.interactions.length - 1; i >= 0; i--) {
-        const shown = shownOf(view.interactions[i]!);
+        const shown = shownOf(view.interactions[i]!, i === view.interactions.length - 1);
         if (shown.messages.length === 0) continue;
         if (used + shown.tokenCount <= maxTokens) {
           kept.push(shown);

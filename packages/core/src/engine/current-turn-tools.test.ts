@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest';
+import type { Message } from '../model/message.ts';
+import { createMemoryEngine } from './memory-engine.ts';
+
+/** A profile whose window shows the messages `condition` holds for. */
+const windowWith = (condition: string) => ({
+  short_term_memory_strategy: [
+    { memory_strategy_id: 'max_tokens', memory_max_tokens: 8000, conditions: [condition] },
+  ],
+});
+
+const weatherCall = (id: string, city: string) => [
+  {
+    role: 'assistant' as const,
+    content: '',
+    toolCalls: [{ id, name: 'get_weather', arguments: JSON.stringify({ city }) }],
+  },
+  { role: 'tool' as const, content: `${city}: 18°C`, toolCallId: id, toolName: 'get_weather' },
+];
+
+const shown = (messages: readonly Message[]) =>
+  messages.map((m) =>
+    m.role === 'tool'
+      ? `tool ${m.toolCallId}`
+      : m.toolCalls
+        ? `call ${m.toolCalls.map((c) => c.id).join(',')}`
+        : `${m.role}: ${m.content as string}`,
+  );
+
+describe('hiding tool traffic of earlier turns only (interaction.isCurrent)', () => {
+  it("`message.role != 'tool'` hides the current turn's call and result: the model would call again", async () => {
+    const session = createMemoryEngine({ profile: windowWith("message.role != 'tool'") }).session(
+      's',
+    );
+    await session.append([
+      { role: 'user', content: 'Weather in Lisbon?' },
+      ...weatherCall('c1', 'Lisbon'),
+    ]);
+
+    const { messages } = await session.context();
+    expect(shown(messages)).toEqual(['user: Weather in Lisbon?']);
+  });
+
+  it("the recommended condition keeps the current turn's call and result and hides earlier ones", async () => {
+    const session = createMemoryEngine({
+      profile: windowWith("interaction.isCurrent || message.role != 'tool'"),
+    }).session('s');
+    await session.append([
+      { role: 'user', content: 'Weather in Lisbon?' },
+      ...weatherCall('c1', 'Lisbon'),
+    ]);
+
+    // Mid-turn, before the model answers: it sees its own call and the result.
+    expect(shown((await session.context()).messages)).toEqual([
+      'user: Weather in Lisbon?',
+      'call c1',
+      'tool c1',
+    ]);
+
+    await session.append({ role: 'assistant', content: '18°C and sunny.' });
+    await session.append([
+      { role: 'user', content: 'And in Porto?' },
+      ...weatherCall('c2', 'Porto'),
+    ]);
+
+    // The Lisbon turn is now an earlier one: its tool traffic is hidden, Porto's is shown.
+    expect(shown((await session.context()).messages)).toEqual([
+      'user: Weather in Lisbon?',
+      'assistant: 18°C and sunny.',
+      'user: And in Porto?',
+      'call c2',
+      'tool c2',
+    ]);
+  });
+
+  it('context({ next }) makes the next user message the current turn', async () => {
+    const session = createMemoryEngine({
+      profile: windowWith("interaction.isCurrent || message.role != 'tool'"),
+    }).session('s');
+    await session.append([
+      { role: 'user', content: 'Weather in Lisbon?' },
+      ...weatherCall('c1', 'Lisbon'),
+      { role: 'assistant', content: '18°C and sunny.' },
+    ]);
+    expect(shown((await session.context()).messages)).toContain('tool c1');
+
+    const { messages } = await session.context({ next: [{ role: 'user', content: 'Thanks!' }] });
+    expect(shown(messages)).toEqual([
+      'user: Weather in Lisbon?',
+      'assistant: 18°C and sunny.',
+      'user: Thanks!',
+    ]);
+  });
+});
