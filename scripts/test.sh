@@ -1,26 +1,82 @@
 #!/usr/bin/env bash
 # The whole test suite, as CI runs it: set-up, lint (format, rules, import cycles), typecheck,
-# tests, build (publint + attw).
+# tests and build (publint + attw) on the default Node (20), then the tests again on Node 22
+# and 24 (installed once under .tools by scripts/node-lines.sh).
+#   MEM_NODE_LINES="22 24"   the extra Node lines (empty: the default Node only)
+#   MEM_TEST_FILTER=<filter> only these packages (turbo --filter), e.g. @mem/store-sqlite
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/bootstrap.sh
+source scripts/node-lines.sh
 export TURBO_TELEMETRY_DISABLED=1
 
-log=$(mktemp)
+lines=${MEM_NODE_LINES-22 24}
+filter=()
+if [[ -n "${MEM_TEST_FILTER:-}" ]]; then filter=("--filter=${MEM_TEST_FILTER}"); fi
 status=0
+logs=()
+labels=()
+summary=()
+
+# Sums every package's vitest summary line in log $1 ("Tests  12 passed | 1 failed (13)").
+count() { { sed -E 's/\x1b\[[0-9;]*m//g' "$1" | grep -aE 'Tests +[0-9]+ ' | grep -oE "[0-9]+ $2" || true; } | awk '{s+=$1} END {print s+0}'; }
+
+# Runs turbo task(s) $2... with Node bin dir $1 first on PATH. MEM_NODE_VERSION is part of the
+# test task's hash (turbo.json: env MEM_*), so one Node's results never replay for another.
+run_line() {
+  local bin=$1 log major version start rc=0
+  shift
+  version=$("$bin/node" -p process.versions.node)
+  major=${version%%.*}
+  log=$(mktemp)
+  logs+=("$log")
+  labels+=("node $major")
+  echo
+  echo "[mem] ── node ${version}: turbo run $* ──"
+  start=$SECONDS
+  PATH="$bin:$PATH" MEM_NODE_VERSION="$version" \
+    pnpm exec turbo run "$@" "${filter[@]}" --concurrency=1 --output-logs=full 2>&1 | tee "$log" || rc=$?
+  local passed failed
+  passed=$(count "$log" passed)
+  failed=$(count "$log" failed)
+  if [[ $rc -ne 0 ]]; then
+    status=$rc
+    if [[ $failed -eq 0 ]]; then failed=1; fi
+  fi
+  summary+=("node ${major}: ${passed} passed, ${failed} failed")
+  echo "[mem] node ${version}: ${passed} passed, ${failed} failed in $((SECONDS - start)) s"
+  totals_passed=$((totals_passed + passed))
+  totals_failed=$((totals_failed + failed))
+}
+
+totals_passed=0
+totals_failed=0
 pnpm exec biome ci . || status=$?
 # No import cycles anywhere, type-only imports included.
 if [[ $status -eq 0 ]]; then pnpm run --silent cycles || status=$?; fi
 if [[ $status -eq 0 ]]; then
-  pnpm exec turbo run typecheck test build --concurrency=1 --output-logs=full 2>&1 | tee "$log" || status=$?
+  # Node bin dirs: the default first. Each gets its better-sqlite3 binary before any run.
+  bins=("$(dirname "$(command -v node)")")
+  for major in $lines; do bins+=("$(mem_node_bin "$major")"); done
+  mem_sqlite_prepare "${bins[@]}" || status=$?
 fi
+if [[ $status -eq 0 ]]; then
+  run_line "${bins[0]}" typecheck test build
+  for bin in "${bins[@]:1}"; do
+    run_line "$bin" test
+    # The new user's path (pack, install, run), once, on Node 22.
+    if [[ -f scripts/new-user-test.sh && "$("$bin/node" -p 'process.versions.node.split(".")[0]')" == 22 ]]; then
+      echo
+      echo "[mem] ── node 22: scripts/new-user-test.sh ──"
+      PATH="$bin:$PATH" bash scripts/new-user-test.sh || { status=$?; totals_failed=$((totals_failed + 1)); }
+    fi
+  done
+fi
+rm -f "${logs[@]}"
 
-# One plain closing line over every package's vitest summary.
-count() { { sed -E 's/\x1b\[[0-9;]*m//g' "$log" | grep -aE 'Tests +[0-9]+ ' | grep -oE "[0-9]+ $1" || true; } | awk '{s+=$1} END {print s+0}'; }
-passed=$(count passed)
-failed=$(count failed)
-rm -f "$log"
-if [[ $status -ne 0 && $failed -eq 0 ]]; then failed=1; fi
+# Closing lines: one per Node line, then the plain total CI greps for.
+if [[ $status -ne 0 && $totals_failed -eq 0 ]]; then totals_failed=1; fi
 echo
-echo "${passed} passed, ${failed} failed"
+if [[ ${#summary[@]} -gt 0 ]]; then (IFS=';'; echo "${summary[*]}" | sed 's/;/; /g'); fi
+echo "${totals_passed} passed, ${totals_failed} failed"
 exit "$status"

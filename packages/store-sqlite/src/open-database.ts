@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { MemStoreError } from '@mem/core';
 import BetterSqlite3, { type Database } from 'better-sqlite3';
 import { cannotWrite, type FileIdentity, identify } from './database-file.ts';
@@ -36,6 +37,7 @@ export function openDatabase(options: OpenOptions, label: string): OpenedDatabas
   let db: Database | undefined;
   const owned = source.kind === 'path';
   const where = source.kind === 'path' ? ` ${JSON.stringify(source.path)}` : '';
+  if (owned) assertDriverRuns(installedDriverVersion(), process.versions.node);
   try {
     let readonly: boolean;
     if (source.kind === 'database') {
@@ -92,6 +94,37 @@ function openReadOnly(path: string): Database {
   // as a rollback-journal database, which an in-memory database supports.
   if (image[18] === 2 && image[19] === 2) image.fill(1, 18, 20);
   return new BetterSqlite3(image, { readonly: true });
+}
+
+/**
+ * better-sqlite3 13 needs Node >= 22: on Node 20 it crashes the process (segfault) when it opens
+ * a database. npm and pnpm install the newest version a peer range admits, so a Node 20 user who
+ * did not pick one gets 13: refuse it with a clear error before it can crash.
+ * @throws MemStoreError naming both versions and the fix.
+ */
+export function assertDriverRuns(driverVersion: string | undefined, nodeVersion: string): void {
+  const driverMajor = Number(driverVersion?.split('.')[0]);
+  const nodeMajor = Number(nodeVersion.split('.')[0]);
+  if (!(driverMajor >= 13 && nodeMajor < 22)) return;
+  throw new MemStoreError(
+    `[mem/sqlite] better-sqlite3 ${driverVersion} needs Node.js >= 22, and this is Node.js ${nodeVersion}: it would crash the process. Install better-sqlite3 12 (\`npm install better-sqlite3@^12.6.2\`) or run on Node.js 22 or 24 (Node.js 20 is end-of-life).`,
+  );
+}
+
+let driverVersion: string | null | undefined = null;
+
+/** The version of the better-sqlite3 this package imports (undefined when it cannot be read). */
+function installedDriverVersion(): string | undefined {
+  if (driverVersion === null) {
+    try {
+      driverVersion = (
+        createRequire(import.meta.url)('better-sqlite3/package.json') as { version?: string }
+      ).version;
+    } catch {
+      driverVersion = undefined;
+    }
+  }
+  return driverVersion;
 }
 
 function identifyPath(path: string): FileIdentity | undefined {

@@ -287,7 +287,9 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
       const key = locate(sessionId);
       return connection.read((st) => {
         const row = liveRow(st, key, now());
-        return row === undefined || typeof summaryId !== 'string'
+        // An ill-formed id names no summary (compact refuses one). better-sqlite3 13 binds it
+        // with U+FFFD for the lone surrogate, so it must not reach the query.
+        return row === undefined || typeof summaryId !== 'string' || !summaryId.isWellFormed()
           ? []
           : st.archived.all({ s: row.id, summaryId }).map((r) => storedOf(r, key.sid));
       });
