@@ -1,7 +1,8 @@
 /**
  * `@mem/langchain`: LangChain and LangGraph on mem sessions — a chat message history on any mem
  * store (`MemChatMessageHistory`), a budgeted window for LangGraph's pre-model hook
- * (`memWindowHook`), and lossless converters between LangChain and mem messages.
+ * (`memWindowHook`), hooks that keep a LangGraph thread in a mem session (`memSessionHooks`), and
+ * lossless converters between LangChain and mem messages.
  */
 
 export type { LangChainContent } from './convert/content-blocks.ts';
@@ -11,5 +12,7 @@ export { LANGCHAIN_METADATA_KEY } from './convert/langchain-extras.ts';
 export { toLangChainMessages } from './convert/to-langchain.ts';
 export type { MemChatMessageHistoryOptions } from './mem-chat-message-history.ts';
 export { MemChatMessageHistory } from './mem-chat-message-history.ts';
+export type { MemSessionHooksOptions } from './mem-session-hooks.ts';
+export { memSessionHooks } from './mem-session-hooks.ts';
 export type { MemWindowOptions, MemWindowUpdate } from './mem-window-hook.ts';
 export { memWindowHook } from './mem-window-hook.ts';
