@@ -138,3 +138,11 @@ describe('the @mem/langchain README', () => {
     );
   });
 });
+
+describe('the @mem/openai-agents README', () => {
+  it('shows examples/openai-agents-session.ts under "Quick start", verbatim', async () => {
+    expect(codeAfter(await read('../packages/openai-agents/README.md'), '## Quick start')).toBe(
+      await read('./openai-agents-session.ts'),
+    );
+  });
+});

@@ -1,0 +1,3 @@
+import { memPackageConfig } from '../../tsdown.base.ts';
+
+export default memPackageConfig(['src/index.ts']);
