@@ -44,7 +44,8 @@ export interface MemWindowUpdate {
  * past the budget. Messages are passed on as the same LangChain objects (a message mem had to
  * repair, e.g. a tool call whose result is missing, is rebuilt without the orphan).
  *
- * The graph's `messages` are left as they are: only `llmInputMessages` is set.
+ * The graph's `messages` are left as they are: only `llmInputMessages` is set. Each message object
+ * is converted and counted once per hook, so a step costs little more than grouping the thread.
  *
  * @throws MemValidationError when neither `maxTokens` nor a profile with a short-term strategy is
  *   given, or when the budget cannot hold even the newest user message.
@@ -54,6 +55,9 @@ export function memWindowHook(
 ): (state: { messages: BaseMessage[] }) => MemWindowUpdate {
   const counter = options.tokenCounter ?? createTokenCounter();
   const strategies = windowStrategies(options, counter);
+  // Each LangChain message is converted and counted once (the thread grows by a few per step).
+  const cache = new WeakMap<BaseMessage, CountedMessage>();
+  let next = 0;
   return (state) => {
     const input = state.messages;
     if (!Array.isArray(input)) {
@@ -64,10 +68,15 @@ export function memWindowHook(
     }
     const originals = new Map<string, { counted: CountedMessage; message: BaseMessage }>();
     const counted = input.map((message, i) => {
-      const id = `m${i}`;
-      const fields = fromLangChainMessage(message, i);
-      const m = withTokenCount({ id, createdAt: 0, ...fields }, counter);
-      originals.set(id, { counted: m, message });
+      let m = cache.get(message);
+      if (m === undefined) {
+        m = withTokenCount(
+          { id: `m${next++}`, createdAt: 0, ...fromLangChainMessage(message, i) },
+          counter,
+        );
+        cache.set(message, m);
+      }
+      originals.set(m.id, { counted: m, message });
       return m;
     });
     const selection = selectWindow(
