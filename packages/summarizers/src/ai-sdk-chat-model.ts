@@ -5,6 +5,16 @@ import { toProviderError } from './to-provider-error.ts';
 
 type GenerateTextOptions = Parameters<typeof generateText>[0];
 
+/**
+ * A model of the AI SDK the app installs, `ai` 6 or 7: a provider's model object
+ * (`LanguageModelV3` for `@ai-sdk/*` 3, `LanguageModelV4` for `@ai-sdk/*` 4) or a gateway model id.
+ * Typed by what every version shares, so the types of either major fit; the installed `ai`
+ * checks the version at call time.
+ */
+export type AiSdkModel =
+  | string
+  | { readonly specificationVersion: string; readonly provider: string; readonly modelId: string };
+
 export interface AiSdkChatModelOptions {
   /** Passed to `generateText` as is, e.g. `{ openai: { reasoningEffort: 'low' } }`. */
   providerOptions?: GenerateTextOptions['providerOptions'];
@@ -13,7 +23,7 @@ export interface AiSdkChatModelOptions {
 }
 
 /** `ai-sdk:openai.chat:gpt-4o-mini`, or `ai-sdk:<id>` for a gateway model id string. */
-export function aiSdkModelId(model: string | { provider: string; modelId: string }): string {
+export function aiSdkModelId(model: AiSdkModel): string {
   return typeof model === 'string'
     ? `ai-sdk:${model}`
     : `ai-sdk:${model.provider}:${model.modelId}`;
@@ -35,21 +45,18 @@ const finishReasons: Record<string, ChatResponse['finishReason']> = {
 };
 
 /**
- * A `ChatModel` on the AI SDK (`generateText` from `ai@6`), for any provider package
- * (`@ai-sdk/openai`, `@ai-sdk/anthropic`, ...). JSON requests add a "reply with one JSON object"
+ * A `ChatModel` on the AI SDK (`generateText` from the `ai` the app installs, 6 or 7), for any
+ * provider package (`@ai-sdk/openai`, `@ai-sdk/anthropic`, ... 3 with `ai` 6, 4 with `ai` 7). JSON requests add a "reply with one JSON object"
  * rule to the system prompt: the AI SDK's JSON output mode would reject a truncated reply before
  * the summarizer could see its `finishReason`. No retries (`maxRetries: 0`): wrap it in `withRetries`.
  */
-export function aiSdkChatModel(
-  model: LanguageModel,
-  options: AiSdkChatModelOptions = {},
-): ChatModel {
+export function aiSdkChatModel(model: AiSdkModel, options: AiSdkChatModelOptions = {}): ChatModel {
   const provider = 'ai-sdk';
 
   async function generate(request: ChatRequest): Promise<ChatResponse> {
     try {
       const result = await generateText({
-        model,
+        model: model as LanguageModel,
         system: request.json ? withJsonInstruction(request.system) : request.system,
         prompt: request.prompt,
         maxOutputTokens: request.maxOutputTokens,

@@ -2,7 +2,7 @@ import type { Embedder } from '@mem/core';
 import { EMBEDDER_SPECIFICATION_VERSION } from '@mem/core/backend';
 import { type EmbeddingModel, embedMany } from 'ai';
 import { z } from 'zod';
-import { unwrapAiSdkError } from './ai-sdk-chat-model.ts';
+import { type AiSdkModel, aiSdkModelId, unwrapAiSdkError } from './ai-sdk-chat-model.ts';
 import { checkEmbeddings } from './check-embeddings.ts';
 import { parseOptions } from './parse-options.ts';
 import { toProviderError } from './to-provider-error.ts';
@@ -28,15 +28,15 @@ const optionsSchema = z.object({
 });
 
 /**
- * A core `Embedder` on the AI SDK (`embedMany`, `maxRetries: 0`), for any provider's embedding
- * model, e.g. `createOpenAI().embedding('text-embedding-3-small')`. Vectors in input order, checked
+ * A core `Embedder` on the AI SDK (`embedMany` from the `ai` the app installs, 6 or 7;
+ * `maxRetries: 0`), for any provider's embedding model, e.g.
+ * `createOpenAI().embedding('text-embedding-3-small')`. Vectors in input order, checked
  * for count and length. No retries: wrap it in `embedderWithRetries`.
  */
-export function aiSdkEmbedder(model: EmbeddingModel, options: AiSdkEmbedderOptions): Embedder {
+export function aiSdkEmbedder(model: AiSdkModel, options: AiSdkEmbedderOptions): Embedder {
   const opts = parseOptions(optionsSchema, options, 'aiSdkEmbedder options');
   const provider = 'ai-sdk';
-  const name =
-    typeof model === 'string' ? `ai-sdk:${model}` : `ai-sdk:${model.provider}:${model.modelId}`;
+  const name = aiSdkModelId(model);
 
   return {
     specificationVersion: EMBEDDER_SPECIFICATION_VERSION,
@@ -48,7 +48,7 @@ export function aiSdkEmbedder(model: EmbeddingModel, options: AiSdkEmbedderOptio
       let result: Awaited<ReturnType<typeof embedMany>>;
       try {
         result = await embedMany({
-          model,
+          model: model as EmbeddingModel,
           values: [...texts],
           maxRetries: 0,
           ...(signal === undefined ? {} : { abortSignal: signal }),

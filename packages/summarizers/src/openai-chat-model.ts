@@ -1,4 +1,3 @@
-import type OpenAI from 'openai';
 import { z } from 'zod';
 import type { ChatModel, ChatRequest, ChatResponse } from './chat-model.ts';
 import { JSON_INSTRUCTION } from './json-instruction.ts';
@@ -50,7 +49,45 @@ const finishReasons: Record<string, ChatResponse['finishReason']> = {
  * `response_format: {type: 'json_object'}` (the JSON rule is added to the system prompt when the
  * prompts do not mention JSON, which that mode requires). No retries: wrap it in `withRetries`.
  */
-export function openAIChatModel(client: OpenAI, options: OpenAIChatModelOptions): ChatModel {
+/**
+ * The part of an `openai` client the chat model uses: a client of the SDK 5, 6 or 7 (typed by what
+ * they share, since each major's `OpenAI` class is a type of its own) or an OpenAI-compatible one.
+ */
+export interface OpenAIChatClient {
+  readonly baseURL: string;
+  readonly chat: {
+    readonly completions: {
+      create(
+        body: OpenAIChatBody,
+        options: { signal?: AbortSignal; maxRetries?: number },
+      ): PromiseLike<OpenAIChatCompletion>;
+    };
+  };
+}
+
+/** The chat completion request the chat model sends (a subset of every SDK's params). */
+export interface OpenAIChatBody {
+  model: string;
+  messages: { role: 'system' | 'user'; content: string }[];
+  max_tokens?: number;
+  max_completion_tokens?: number;
+  temperature?: number;
+  response_format?: { type: 'json_object' };
+}
+
+/** The fields of a chat completion the chat model reads. */
+export interface OpenAIChatCompletion {
+  choices: readonly {
+    message: { content: string | null; refusal?: string | null };
+    finish_reason: string;
+  }[];
+  usage?: { prompt_tokens: number; completion_tokens: number } | undefined;
+}
+
+export function openAIChatModel(
+  client: OpenAIChatClient,
+  options: OpenAIChatModelOptions,
+): ChatModel {
   const opts = parseOptions(optionsSchema, options, 'openAIChatModel options');
   const maxTokensField =
     opts.maxTokensParameter ??
@@ -61,7 +98,7 @@ export function openAIChatModel(client: OpenAI, options: OpenAIChatModelOptions)
     const mentionsJson = /json/i.test(request.system) || /json/i.test(request.prompt);
     const system =
       request.json && !mentionsJson ? `${request.system}\n\n${JSON_INSTRUCTION}` : request.system;
-    const body: OpenAI.ChatCompletionCreateParamsNonStreaming = {
+    const body: OpenAIChatBody = {
       model: opts.model,
       messages: [
         ...(system === '' ? [] : [{ role: 'system' as const, content: system }]),
@@ -71,7 +108,7 @@ export function openAIChatModel(client: OpenAI, options: OpenAIChatModelOptions)
       ...(opts.omitTemperature ? {} : { temperature: request.temperature ?? 0 }),
       ...(request.json ? { response_format: { type: 'json_object' as const } } : {}),
     };
-    let completion: OpenAI.ChatCompletion;
+    let completion: OpenAIChatCompletion;
     try {
       completion = await client.chat.completions.create(body, {
         signal: request.signal,

@@ -1,6 +1,5 @@
 import type { Embedder } from '@mem/core';
 import { EMBEDDER_SPECIFICATION_VERSION, type EmbedResult } from '@mem/core/backend';
-import type OpenAI from 'openai';
 import { z } from 'zod';
 import { checkEmbeddings, inBatches } from './check-embeddings.ts';
 import { parseOptions } from './parse-options.ts';
@@ -52,7 +51,31 @@ function decode(embedding: unknown): number[] {
  * servers that answer with float arrays. Vectors come back in input order, checked for count and
  * length. No retries: wrap it in `embedderWithRetries`.
  */
-export function openAIEmbedder(client: OpenAI, options: OpenAIEmbedderOptions): Embedder {
+/** The part of an `openai` client (SDK 5, 6 or 7, or a compatible one) the embedder uses. */
+export interface OpenAIEmbeddingsClient {
+  readonly embeddings: {
+    create(
+      body: {
+        model: string;
+        input: string[];
+        encoding_format: 'base64';
+        dimensions?: number;
+      },
+      options: { signal?: AbortSignal; maxRetries?: number },
+    ): PromiseLike<OpenAIEmbeddingResponse>;
+  };
+}
+
+/** The fields of an embeddings reply the embedder reads. */
+export interface OpenAIEmbeddingResponse {
+  data: readonly { index: number; embedding: number[] | string }[];
+  usage?: { prompt_tokens: number } | undefined;
+}
+
+export function openAIEmbedder(
+  client: OpenAIEmbeddingsClient,
+  options: OpenAIEmbedderOptions,
+): Embedder {
   const opts = parseOptions(optionsSchema, options, 'openAIEmbedder options');
   const dimensions = opts.dimensions ?? (nativeDimensions[opts.model] as number);
   const sendDimensions = opts.dimensions !== undefined && opts.model.startsWith('text-embedding-3');
@@ -63,7 +86,7 @@ export function openAIEmbedder(client: OpenAI, options: OpenAIEmbedderOptions): 
     texts: string[],
     signal: AbortSignal | undefined,
   ): Promise<EmbedResult> {
-    let response: OpenAI.CreateEmbeddingResponse;
+    let response: OpenAIEmbeddingResponse;
     try {
       response = await client.embeddings.create(
         {
