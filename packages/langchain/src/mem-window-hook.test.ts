@@ -114,6 +114,17 @@ describe('memWindowHook as the preModelHook of createReactAgent', () => {
     );
   });
 
+  it('answers a growing thread as a fresh hook would (each message counted once, by object)', () => {
+    const thread = pastTurns(40, 7);
+    const hook = memWindowHook({ maxTokens: 700 });
+    for (let end = 1; end <= thread.length; end += 7) {
+      const messages = thread.slice(0, end);
+      expect(hook({ messages }).llmInputMessages).toEqual(
+        memWindowHook({ maxTokens: 700 })({ messages }).llmInputMessages,
+      );
+    }
+  });
+
   it('drops an orphan tool call instead of sending it without its result', () => {
     const messages = [
       new HumanMessage('Book a table.'),
