@@ -46,9 +46,9 @@ describe('the bundled conversation', () => {
     problems = watchProblems(page);
   });
 
-  test('loads, then replays the combined preset on SQLite down to the last turn', async () => {
+  test('loads, then replays the combined preset on SQLite (the default store) down to the last turn', async () => {
     const initial = nextReplay(page);
-    await page.goto(`${server.url}/?store=sqlite`);
+    await page.goto(`${server.url}/`);
     const first = await initial;
     await waitForTurnShown(page, first, first.turns.length - 1);
     expect(await page.inputValue('#store-select')).toBe('sqlite');

@@ -212,14 +212,14 @@ async function start() {
     return;
   }
   state.configLoaded(config);
-  const { presets, stores, chat, conversation } = config;
+  const { presets, stores, defaultStore, chat, conversation } = config;
   byId('conversation-title').textContent = conversation.title;
   presetSelect.replaceChildren(
     ...presets.map((p) => el('option', { value: p.name, text: p.name })),
   );
   storeSelect.replaceChildren(...stores.map((s) => el('option', { value: s, text: s })));
   const store = params.get('store');
-  if (store && stores.some((s) => s === store)) storeSelect.value = store;
+  storeSelect.value = store && stores.some((s) => s === store) ? store : defaultStore;
   const wanted = params.get('conversation');
   if (wanted === 'generated') {
     const turns = Number(params.get('turns') ?? 10000) || 10000;

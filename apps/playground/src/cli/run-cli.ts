@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { MemError } from '@mem/core';
 import { ConversationFileError } from '../conversation/conversation-error.ts';
 import type { CliIo } from './cli-io.ts';
@@ -58,13 +59,17 @@ function isParseArgsError(error: unknown): boolean {
 export const DEFAULT_PORT = 4310;
 
 /**
- * `mem-playground serve [--port N]`: starts the web playground (src/server/main.ts) on
- * 127.0.0.1, prints its address and serves until SIGINT/SIGTERM. Port: `--port`, else `PORT`,
- * else 4310; 0 picks a free one.
+ * `mem-playground serve [--port N] [--data-dir DIR]`: starts the web playground
+ * (src/server/main.ts) on 127.0.0.1, prints its address and where the replays' SQLite files live,
+ * and serves until SIGINT/SIGTERM. Port: `--port`, else `PORT`, else 4310; 0 picks a free one.
+ * Data dir: `--data-dir`, else `MEM_PLAYGROUND_DATA_DIR`, else the OS's temp dir.
  */
 async function serveCommand(args: string[]): Promise<number> {
   const { parseArgs } = await import('node:util');
-  const { values } = parseArgs({ args, options: { port: { type: 'string' } } });
+  const { values } = parseArgs({
+    args,
+    options: { port: { type: 'string' }, 'data-dir': { type: 'string' } },
+  });
   const raw = values.port ?? process.env.PORT ?? String(DEFAULT_PORT);
   const port = Number(raw);
   if (raw.trim() === '' || !Number.isInteger(port) || port < 0 || port > 65_535) {
@@ -77,6 +82,7 @@ async function serveCommand(args: string[]): Promise<number> {
       port,
       host: '127.0.0.1',
       log: (line) => process.stderr.write(`${line}\n`),
+      ...(values['data-dir'] === undefined ? {} : { dataDir: values['data-dir'] }),
     });
   } catch (error) {
     if ((error as { code?: unknown }).code === 'EADDRINUSE') {
@@ -86,12 +92,22 @@ async function serveCommand(args: string[]): Promise<number> {
     }
     throw error;
   }
-  process.stdout.write(`mem playground: ${server.url}  (Ctrl-C stops it)\n`);
-  await new Promise<void>((resolve) => {
-    const stop = () => resolve();
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
+  process.stdout.write(
+    `mem playground: ${server.url}  (Ctrl-C stops it)\n` +
+      `store: SQLite by default, a fresh file per replay under ${join(server.dataDir, 'mem-playground-worker-*')} (removed when the server stops)\n`,
+  );
+  // Ctrl-C reaches this process twice (from the terminal's process group and forwarded by
+  // bin/mem-playground.mjs): the handlers stay on until the server has closed, so a repeated
+  // signal cannot kill it before it removed its SQLite files.
+  let stop: () => void = () => undefined;
+  const stopped = new Promise<void>((resolve) => {
+    stop = resolve;
   });
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  await stopped;
   await server.close();
+  process.off('SIGINT', stop);
+  process.off('SIGTERM', stop);
   return 0;
 }

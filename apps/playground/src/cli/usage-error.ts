@@ -8,7 +8,7 @@ export class UsageError extends Error {
 
 export const USAGE = `Usage:
   mem-playground replay <conversation.json> --profile <profile.json> [options]
-  mem-playground serve [--port <n>]
+  mem-playground serve [--port <n>] [--data-dir <dir>]
 
 replay options:
   --profile <file>      memory profile JSON (snake_case, bare or {"profile": ...})   (required)
@@ -17,6 +17,12 @@ replay options:
   --redis-url <url>     Redis server for --store redis, e.g. redis://127.0.0.1:6379
   --json                print the stats as one JSON line instead of the table
   -h, --help            show this help
+
+serve options:
+  --port <n>            port on 127.0.0.1 (default: PORT, else 4310; 0 = any free port)
+  --data-dir <dir>      where the replays' SQLite files are made (default: MEM_PLAYGROUND_DATA_DIR,
+                        else the OS's temp dir); each replay uses a fresh file there, removed
+                        when the server stops
 
 Conversation files: mem.conversation.v1 (sessions or messages), an OpenAI Chat Completions
 transcript ({"messages": [...]} or a bare array) or an Anthropic Messages request

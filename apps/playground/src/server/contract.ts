@@ -76,7 +76,10 @@ export interface ConfigResponse {
   conversation: { title: string; sessions: SessionRange[] };
   /** Seed profiles as parsed JSON (snake_case; one may be wrapped in `{ "profile": ... }`). */
   presets: { name: string; profile: unknown }[];
+  /** The stores a replay may use, the default first. */
   stores: StoreKind[];
+  /** What a replay without `store` uses: `sqlite`. */
+  defaultStore: StoreKind;
   chat: PublicChatConfig;
 }
 
@@ -92,7 +95,7 @@ export type ValidateResponse = { ok: true } | { ok: false; issues: Issue[] };
 export interface ReplayRequest {
   /** As in ValidateRequest. */
   profile: unknown;
-  /** Default `memory`; `redis` only when the server has a Redis URL. */
+  /** Default `sqlite` (a fresh file per replay); `redis` only when the server has a Redis URL. */
   store?: StoreKind;
   /** Default `bundled`. */
   conversation?: 'bundled' | 'generated';

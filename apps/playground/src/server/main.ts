@@ -2,9 +2,10 @@
  * The playground's web server: the page (web/) and its JSON API, on loopback only. Every body
  * below is typed in contract.ts.
  *
- *   GET  /api/config      conversation sessions, presets, stores, chat settings
+ *   GET  /api/config      conversation sessions, presets, stores (default sqlite), chat settings
  *   POST /api/validate    { profile } → { ok: true } | { ok: false, issues: [{ path, message }] }
- *   POST /api/replay      { profile, store, conversation?, turns? } → { turns, stats, summaries };
+ *   POST /api/replay      { profile, store?, conversation?, turns? } → { turns, stats, summaries };
+ *                         store: sqlite (default; a fresh file under dataDir), memory or redis;
  *                         runs in a worker thread within the limits of replay-limits.ts (422
  *                         past one) and stops when the client disconnects
  *   GET  /api/turn/:i     TurnDetail of turn i of the last replay (and the chat after it);
@@ -15,8 +16,12 @@
  *   POST /api/chat        { message } → { reply, turn, detail, stats } (409 when no model is
  *                         configured)
  */
+
+import { mkdir } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { resolve } from 'node:path';
 import type { ErrorResponse } from './contract.ts';
 import { errorBody, HttpError, readJsonBody, sendJson } from './http-json.ts';
 import { createPlaygroundApi, type PlaygroundApi } from './playground-api.ts';
@@ -36,10 +41,17 @@ export interface PlaygroundServerOptions {
   env?: NodeJS.ProcessEnv;
   /** Bounds of one replay; default `DEFAULT_REPLAY_LIMITS` (see README). */
   limits?: Partial<ReplayLimits>;
+  /**
+   * Where the replays' SQLite files are made (each worker makes `mem-playground-worker-*` in it,
+   * removed when the worker ends). Default: env MEM_PLAYGROUND_DATA_DIR, else the OS's temp dir.
+   */
+  dataDir?: string;
 }
 
 export interface PlaygroundServer {
   url: string;
+  /** Where the replays' SQLite files live (see `dataDir`). */
+  dataDir: string;
   close(): Promise<void>;
 }
 
@@ -56,8 +68,11 @@ export async function startPlaygroundServer(
   }
   const env = options.env ?? process.env;
   const redisUrl = options.redisUrl ?? (env.MEM_REDIS_URL?.trim() || undefined);
+  const dataDir = resolve(options.dataDir ?? (env.MEM_PLAYGROUND_DATA_DIR?.trim() || tmpdir()));
+  await mkdir(dataDir, { recursive: true });
   const api = createPlaygroundApi({
     env,
+    dataDir,
     ...(redisUrl ? { redisUrl } : {}),
     ...(options.limits ? { limits: options.limits } : {}),
   });
@@ -94,6 +109,7 @@ export async function startPlaygroundServer(
   let closing: Promise<void> | undefined;
   return {
     url: `http://${shown}:${port}`,
+    dataDir,
     close() {
       closing ??= (async () => {
         await new Promise<void>((resolve) => {

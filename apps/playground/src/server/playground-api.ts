@@ -30,7 +30,12 @@ export interface PlaygroundApiOptions {
   env: NodeJS.ProcessEnv;
   /** Bounds of one replay (default `DEFAULT_REPLAY_LIMITS`). */
   limits?: Partial<ReplayLimits>;
+  /** Where the replays' SQLite files are made (default: the OS's temp dir). */
+  dataDir?: string;
 }
+
+/** The store a replay uses when the request names none: a real SQLite file, as in production. */
+export const DEFAULT_STORE: StoreKind = 'sqlite';
 
 const MAX_CHAT_MESSAGE = 20_000;
 const DEFAULT_GENERATED_TURNS = 10_000;
@@ -47,8 +52,8 @@ export function createPlaygroundApi(options: PlaygroundApiOptions) {
   const model = chat.enabled ? createChatModel(chat) : undefined;
   const conversations = createConversationCache();
   const limits: ReplayLimits = { ...DEFAULT_REPLAY_LIMITS, ...options.limits };
-  const runner = createReplayRunner(limits);
-  const stores: StoreKind[] = ['memory', 'sqlite', ...(options.redisUrl ? ['redis' as const] : [])];
+  const runner = createReplayRunner(limits, options.dataDir);
+  const stores: StoreKind[] = ['sqlite', 'memory', ...(options.redisUrl ? ['redis' as const] : [])];
   let queue: Promise<unknown> = Promise.resolve();
   let latestReplay = 0;
   /** Replays and chat turns running or waiting in `queue`. */
@@ -97,6 +102,7 @@ export function createPlaygroundApi(options: PlaygroundApiOptions) {
         conversation: { title: bundled.title, sessions: sessionRanges(bundled) },
         presets: PRESETS,
         stores,
+        defaultStore: DEFAULT_STORE,
         chat: publicChatConfig(chat),
       };
     },
@@ -114,7 +120,7 @@ export function createPlaygroundApi(options: PlaygroundApiOptions) {
           issues: check.issues,
         });
       }
-      const store = body.store ?? 'memory';
+      const store = body.store ?? DEFAULT_STORE;
       if (!stores.includes(store as StoreKind)) {
         const hint =
           store === 'redis'

@@ -162,15 +162,12 @@ describe('replay memory limit', () => {
 describe('a replay worker that is ended mid-replay', () => {
   let server: PlaygroundServer;
   const root = mkdtempSync(join(tmpdir(), 'playground-bounds-'));
-  const previousTmp = process.env.TMPDIR;
   beforeAll(async () => {
-    process.env.TMPDIR = root; // the runner makes the worker's directory here
-    server = await startPlaygroundServer({ env: {}, limits: { memoryLimitMb: 64 } });
+    // The runner makes the worker's directory in the data dir.
+    server = await startPlaygroundServer({ env: {}, dataDir: root, limits: { memoryLimitMb: 64 } });
   });
   afterAll(async () => {
     await server.close();
-    if (previousTmp === undefined) delete process.env.TMPDIR;
-    else process.env.TMPDIR = previousTmp;
     rmSync(root, { recursive: true, force: true });
   });
 
@@ -183,7 +180,6 @@ describe('a replay worker that is ended mid-replay', () => {
     );
     expect(status).toBe(422);
     expect(body.limit).toBe('memory');
-    // (tsx keeps its compile cache in the temporary directory too.)
     const ours = () => readdirSync(root).filter((name) => name.startsWith('mem-playground'));
     await vi.waitFor(() => expect(ours()).toEqual([]), { timeout: 5_000 });
   }, 300_000);

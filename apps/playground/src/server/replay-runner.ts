@@ -40,7 +40,11 @@ export type ReplayArgs = {
   turns: number;
 };
 
-export function createReplayRunner(limits: ReplayLimits) {
+/**
+ * `dataDir`: where each worker makes its temporary directory for the SQLite files
+ * (`<dataDir>/mem-playground-worker-*`, removed when the worker ends). Default: the OS's temp dir.
+ */
+export function createReplayRunner(limits: ReplayLimits, dataDir: string = tmpdir()) {
   const stop = new SharedArrayBuffer(4);
   const stopCell = new Int32Array(stop);
   const pending = new Map<number, Pending>();
@@ -52,7 +56,7 @@ export function createReplayRunner(limits: ReplayLimits) {
   const start = (): Worker => {
     // The worker's SQLite files live here; removed when the worker ends, even when it was
     // terminated mid-turn and could not close its store.
-    const tempRoot = mkdtempSync(join(tmpdir(), 'mem-playground-worker-'));
+    const tempRoot = mkdtempSync(join(dataDir, 'mem-playground-worker-'));
     const w = new Worker(BOOT, {
       workerData: { stop, tempRoot },
       execArgv: ['--conditions=@mem/source'],

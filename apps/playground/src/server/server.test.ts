@@ -1,3 +1,6 @@
+import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type ProviderServer,
@@ -26,6 +29,8 @@ interface Body {
   conversation: { title: string; sessions: SessionRange[] };
   presets: { name: string }[];
   stores: string[];
+  defaultStore: string;
+  store: string;
   chat: { enabled: boolean; help: string; provider?: string; model?: string };
   turns: TurnSnapshot[];
   stats: ReplayStats;
@@ -54,10 +59,15 @@ async function call(server: PlaygroundServer, path: string, body?: unknown, raw?
 
 describe('playground server without a model', () => {
   let server: PlaygroundServer;
+  let dataDir: string;
   beforeAll(async () => {
-    server = await startPlaygroundServer({ host: '127.0.0.1', env: {} });
+    dataDir = await mkdtemp(join(tmpdir(), 'mem-playground-data-'));
+    server = await startPlaygroundServer({ host: '127.0.0.1', env: {}, dataDir });
   });
-  afterAll(() => server.close());
+  afterAll(async () => {
+    await server.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
 
   it('listens on loopback and describes the conversation, presets, stores and chat', async () => {
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
@@ -71,7 +81,8 @@ describe('playground server without a model', () => {
     expect(body.presets.map((p: { name: string }) => p.name)).toEqual(
       expect.arrayContaining(['short-term', 'summarizer', 'neuralyzer', 'combined']),
     );
-    expect(body.stores).toEqual(['memory', 'sqlite']);
+    expect(body.stores).toEqual(['sqlite', 'memory']);
+    expect(body.defaultStore).toBe('sqlite');
     expect(body.chat.enabled).toBe(false);
     expect(body.chat.help).toContain('OPENAI_API_KEY');
     expect(body.chat.help).toContain('11434');
@@ -98,12 +109,17 @@ describe('playground server without a model', () => {
     expect(syntax.body.issues[0]!.message).toMatch(/JSON/);
   });
 
-  it('replays the bundled conversation through the combined preset', async () => {
-    const { status, body } = await call(server, '/api/replay', {
-      profile: combined,
-      store: 'sqlite',
-    });
+  it('replays the bundled conversation through the combined preset, on a SQLite file by default', async () => {
+    const { status, body } = await call(server, '/api/replay', { profile: combined });
     expect(status).toBe(200);
+    expect(body.store).toBe('sqlite');
+    // The replay's thread lives in a real SQLite file under the server's data dir.
+    const files = (await readdir(dataDir, { recursive: true })).filter((f) =>
+      f.endsWith('.sqlite'),
+    );
+    expect(files).toHaveLength(1);
+    expect(files[0]).toMatch(/^mem-playground-worker-[^/]+\/mem-playground-[^/]+\/replay\.sqlite$/);
+    expect((await stat(join(dataDir, files[0]!))).size).toBeGreaterThan(0);
     expect(body.turns.length).toBeGreaterThan(40);
     expect(body.stats.turns).toBe(body.turns.length);
     expect(body.stats.compactions).toBeGreaterThanOrEqual(1);

@@ -21,14 +21,12 @@ export interface TestServer {
 /** `env`: where the server reads its chat settings (default: none, so the chat is off). */
 export async function startTestServer(env: NodeJS.ProcessEnv = {}): Promise<TestServer> {
   const dataDir = await mkdtemp(join(tmpdir(), 'mem-playground-test-'));
-  // The replay creates each SQLite file in os.tmpdir(), which reads TMPDIR on every call.
-  const previousTmp = process.env.TMPDIR;
-  process.env.TMPDIR = dataDir;
   const logged: string[] = [];
   const server = await startPlaygroundServer({
     port: 0,
     host: '127.0.0.1',
     env,
+    dataDir,
     log: (line) => logged.push(line),
   });
   return {
@@ -41,8 +39,6 @@ export async function startTestServer(env: NodeJS.ProcessEnv = {}): Promise<Test
     },
     async close() {
       await server.close();
-      if (previousTmp === undefined) delete process.env.TMPDIR;
-      else process.env.TMPDIR = previousTmp;
       await rm(dataDir, { recursive: true, force: true });
     },
   };
