@@ -165,4 +165,29 @@ describe.each(stores)('MemAgentsSession with run() on the %s', (_, openStore) =>
       ['user', 'Thanks!'],
     ]);
   });
+
+  it('sends the summary of older turns as a system item once the summarizer ran', async () => {
+    const server = await weatherServer();
+    const agent = weatherAgent(server.baseURL);
+    const profile = {
+      long_term_memory_strategy: [
+        { long_term_memory_id: 'summarizer', interaction_threshold_qty: 1, interaction_keep: 1 },
+      ],
+    };
+    const engine = createMemoryEngine({ profile, store: openStore() });
+    const session = new MemAgentsSession({ engine, sessionId: 'summary' });
+    await run(agent, 'Weather in Paris?', { session });
+    await run(agent, 'And tomorrow?', { session });
+    await engine.idle();
+    expect(await engine.session('summary').summaries()).toHaveLength(1);
+    await run(agent, 'Thanks!', { session });
+    const sent = server.requests[3]!.input;
+    expect(sent[0]).toMatchObject({ role: 'system' });
+    expect(JSON.stringify(sent[0])).toContain('Paris');
+    expect(requestShape(sent.slice(1))).toStrictEqual([
+      ['user', 'And tomorrow?'],
+      ['assistant', 'Answer 3.'],
+      ['user', 'Thanks!'],
+    ]);
+  });
 });
