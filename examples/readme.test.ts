@@ -89,6 +89,12 @@ describe('the @mem/core README', () => {
     );
   });
 
+  it('shows examples/ai-sdk-v7-prompt.ts under "AI SDK 6 and 7", verbatim', async () => {
+    expect(codeAfter(await coreReadme(), '### AI SDK 6 and 7')).toBe(
+      await read('./ai-sdk-v7-prompt.ts'),
+    );
+  });
+
   it('imports in "Writing a backend" only what the modules export', async () => {
     const readme = await coreReadme();
     const section = readme.slice(readme.indexOf('## Writing a backend'));
