@@ -129,6 +129,15 @@ export type {
   OpenAIToolMessage,
   OpenAIUserMessage,
 } from './model/convert/openai-types.ts';
+export { fromResponsesItems, toResponsesInput } from './model/convert/responses.ts';
+export type {
+  ResponsesFunctionCallItem,
+  ResponsesFunctionCallOutputItem,
+  ResponsesInputContent,
+  ResponsesItem,
+  ResponsesItemLike,
+  ResponsesMessageItem,
+} from './model/convert/responses-types.ts';
 export type {
   ContentPart,
   CountedMessage,

@@ -21,7 +21,7 @@ const reasoningPart = z.object({
 });
 const providerPart = z.object({
   type: z.literal('provider'),
-  format: z.enum(['openai', 'anthropic', 'ai-sdk']),
+  format: z.enum(['openai', 'openai-responses', 'anthropic', 'ai-sdk']),
   value: z.unknown(),
 });
 

@@ -47,7 +47,7 @@ export interface ProviderPart {
 export type ContentPart = TextPart | ImagePart | FilePart | ReasoningPart | ProviderPart;
 
 /** The wire formats mem converts to and from. */
-export type WireFormat = 'openai' | 'anthropic' | 'ai-sdk';
+export type WireFormat = 'openai' | 'openai-responses' | 'anthropic' | 'ai-sdk';
 
 /** A tool invocation requested by the assistant. */
 export interface ToolCall {

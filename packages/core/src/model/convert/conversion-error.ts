@@ -3,6 +3,7 @@ import type { WireFormat } from '../message.ts';
 
 const FORMAT_NAMES: Record<WireFormat, string> = {
   openai: 'OpenAI Chat Completions',
+  'openai-responses': 'OpenAI Responses',
   anthropic: 'Anthropic',
   'ai-sdk': 'AI SDK',
 };
