@@ -140,7 +140,7 @@ export type ModelMessageLike =
  * (checked at runtime).
  */
 export type AiSdkInputPart =
-  | Exclude<Exclude<ModelMessageLike['content'], string>[number], never>
+  | Exclude<ModelMessageLike['content'], string>[number]
   | { readonly type: string };
 
 /**
