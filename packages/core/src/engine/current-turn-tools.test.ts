@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { parseProfile } from '../config/parse-profile.ts';
+import { groupInteractions } from '../model/interaction-log.ts';
 import type { Message } from '../model/message.ts';
+import { TriggerCounter } from '../strategies/long-term/triggers.ts';
+import { createTokenCounter, withTokenCount } from '../tokens/token-counter.ts';
 import { createMemoryEngine } from './memory-engine.ts';
 
 /** A profile whose window shows the messages `condition` holds for. */
@@ -89,6 +93,37 @@ describe('hiding tool traffic of earlier turns only (interaction.isCurrent)', ()
       'user: Weather in Lisbon?',
       'assistant: 18°C and sunny.',
       'user: Thanks!',
+    ]);
+  });
+});
+
+describe('interaction.isCurrent in interaction_conditions', () => {
+  it('is true for the newest interaction only', () => {
+    const profile = parseProfile({
+      long_term_memory_strategy: [
+        {
+          long_term_memory_id: 'neuralyzer',
+          interaction_threshold_qty: 1,
+          interaction_conditions: ['!interaction.isCurrent'],
+        },
+      ],
+    });
+    const entry = profile.longTerm[0]!;
+    const counter = new TriggerCounter(entry.config, entry.interactionConditions);
+    const tokens = createTokenCounter();
+    const turn = (n: number) =>
+      [
+        { id: `u${n}`, role: 'user' as const, content: `q${n}`, createdAt: n },
+        { id: `a${n}`, role: 'assistant' as const, content: `a${n}`, createdAt: n },
+      ].map((m) => withTokenCount(m, tokens));
+
+    // Two turns: only the earlier one counts (1, not more than 1).
+    const two = groupInteractions([...turn(1), ...turn(2)]).interactions;
+    expect(counter.reasons(two, 0, undefined, undefined)).toEqual([]);
+    // Three turns: the two earlier ones count.
+    const three = groupInteractions([...turn(1), ...turn(2), ...turn(3)]).interactions;
+    expect(counter.reasons(three, 0, undefined, undefined)).toEqual([
+      'interaction_threshold_qty: 2 > 1',
     ]);
   });
 });
