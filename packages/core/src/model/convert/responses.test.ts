@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../message.ts';
 import { messageSchema } from '../message-schema.ts';
-import { responsesHistory } from './__fixtures__/responses-arbitraries.ts';
+import { essentials, memConversation, sameIdsAs } from './__fixtures__/mem-arbitraries.ts';
+import { responsesHistory, responsesShape } from './__fixtures__/responses-arbitraries.ts';
 import { responsesConversation } from './__fixtures__/responses-conversation.ts';
 import { expectConversionError, sequentialIds } from './__fixtures__/test-helpers.ts';
 import { fromResponsesItems, toResponsesInput } from './responses.ts';
@@ -30,6 +31,18 @@ describe('fromResponsesItems / toResponsesInput', () => {
         );
       }),
       { numRuns: 300 },
+    );
+  });
+
+  it('keeps what mem messages carry through the Responses API and back', () => {
+    fc.assert(
+      fc.property(memConversation(responsesShape), (messages) => {
+        const back = fromResponsesItems(toResponsesInput(messages), sameIdsAs(messages));
+        expect(essentials(back, { names: false, isError: false })).toStrictEqual(
+          essentials(messages, { names: false, isError: false }),
+        );
+      }),
+      { numRuns: 200 },
     );
   });
 

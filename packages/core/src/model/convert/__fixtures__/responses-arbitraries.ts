@@ -1,6 +1,15 @@
 import fc from 'fast-check';
 import type { ResponseInputItem, ResponseOutputText } from 'openai/resources/responses/responses';
-import { base64, httpsUrl, toPlain, words } from './mem-arbitraries.ts';
+import type { ContentPart } from '../../message.ts';
+import {
+  base64,
+  httpsUrl,
+  jsonObjectArgs,
+  type MemShape,
+  textPart,
+  toPlain,
+  words,
+} from './mem-arbitraries.ts';
 
 const name = fc.stringMatching(/^[a-z]{1,8}$/);
 const status = fc.constantFrom('in_progress' as const, 'completed' as const, 'incomplete' as const);
@@ -157,3 +166,41 @@ export const responsesHistory: fc.Arbitrary<ResponseInputItem[]> = fc
     }
     return toPlain(out);
   });
+
+const detail = fc.constantFrom('auto' as const, 'low' as const, 'high' as const);
+const memUserPart: fc.Arbitrary<ContentPart> = fc.oneof(
+  textPart,
+  fc.record({ type: fc.constant('image' as const), image: httpsUrl, detail }),
+  fc.record({
+    type: fc.constant('image' as const),
+    image: base64,
+    mediaType: fc.constant('image/jpeg'),
+    detail,
+  }),
+  fc.record(
+    {
+      type: fc.constant('file' as const),
+      data: base64,
+      mediaType: fc.constant('application/pdf'),
+      filename: words,
+    },
+    { requiredKeys: ['type', 'data', 'mediaType'] },
+  ),
+);
+const memContent = (part: fc.Arbitrary<ContentPart>) =>
+  fc.oneof(words, fc.array(part, { maxLength: 3 }));
+
+/**
+ * What the Responses API carries for messages from other formats: media with a `detail` (it is
+ * required there), assistant text as one string, no names, no isError.
+ */
+export const responsesShape: MemShape = {
+  system: memContent(textPart),
+  user: memContent(memUserPart),
+  reply: words,
+  callContent: words,
+  args: fc.oneof(jsonObjectArgs, words),
+  tool: memContent(textPart).map((content) => ({ content })),
+  names: false,
+  midSystem: true,
+};
