@@ -125,6 +125,9 @@ mem_sqlite_for() {
     fi
     version=$("$bin/node" -p 'require(process.argv[1]).version' "$dir/package.json")
     cache="$MEM_TOOLS/native/better-sqlite3-$version/$abi_dir/better_sqlite3.node"
+    if [[ -f "$cache" ]] && ! "$bin/node" -e 'process.dlopen({ exports: {} }, process.argv[1])' "$cache" >/dev/null 2>&1; then
+      rm -f "$cache"
+    fi
     if [[ ! -f "$cache" ]]; then
       headers=$(mem_node_headers "$bin")
       gyp=$(mem_node_gyp)
@@ -133,9 +136,12 @@ mem_sqlite_for() {
       rm -rf "$work"
       mkdir -p "$work"
       cp -R "$dir/binding.gyp" "$dir/src" "$dir/deps" "$dir/package.json" "$work/"
-      (cd "$work" && PATH="$bin:$PATH" "$bin/node" "$gyp" rebuild --release --nodedir="$headers" \
-        --jobs="$(nproc 2>/dev/null || echo 2)" >build.log 2>&1) ||
+      # npm_config_nodedir (bootstrap.sh sets it for the default Node) would win over --nodedir.
+      (cd "$work" && PATH="$bin:$PATH" npm_config_nodedir="$headers" "$bin/node" "$gyp" rebuild \
+        --release --nodedir="$headers" --jobs="$(nproc 2>/dev/null || echo 2)" >build.log 2>&1) ||
         { tail -n 40 "$work/build.log" >&2; echo "[mem] compiling better-sqlite3 failed" >&2; return 1; }
+      "$bin/node" -e 'process.dlopen({ exports: {} }, process.argv[1])' \
+        "$work/build/Release/better_sqlite3.node" || return 1
       mem_install_file "$work/build/Release/better_sqlite3.node" "$cache"
       rm -rf "$work"
     fi
