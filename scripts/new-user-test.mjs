@@ -6,6 +6,7 @@
 // from CommonJS through `require()` and `import()`. Exits non-zero on the first failure.
 // MEM_NEW_USER_KEEP=1 keeps the temporary project for a look.
 import { execFile } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -132,6 +133,14 @@ main().catch((error) => { console.error(error); process.exitCode = 1; });
 async function main() {
   const started = Date.now();
   const work = await mkdtemp(join(tmpdir(), 'mem-new-user-'));
+  // Stopped from outside (the shell script's time limit, Ctrl-C): remove the project anyway.
+  for (const signal of ['SIGTERM', 'SIGINT']) {
+    process.once(signal, () => {
+      console.error(`new-user test FAILED: stopped by ${signal} after ${checks} checks`);
+      rmSync(work, { recursive: true, force: true });
+      process.exit(1);
+    });
+  }
   const server = await startOpenAIServer();
   try {
     console.log(`new-user test in ${work} (Node ${process.versions.node})`);
@@ -206,7 +215,13 @@ async function main() {
       ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'],
       { cwd: app, env: await nativeBuildEnv(), timeoutMs: 600_000 },
     );
-    check(true, `npm install of the tarballs and their dependencies (${secs(t0)} s)`);
+    const installed = JSON.parse(
+      await readFile(join(app, 'node_modules/better-sqlite3/package.json'), 'utf8'),
+    ).version;
+    check(
+      true,
+      `npm install of the tarballs and their dependencies, better-sqlite3 ${installed} (${secs(t0)} s)`,
+    );
 
     await run(process.execPath, [join(app, 'node_modules/typescript/bin/tsc'), '-p', '.'], {
       cwd: app,
@@ -220,6 +235,7 @@ async function main() {
       ? ['--no-warnings', 'quick-start.ts']
       : ['--import', 'tsx', 'quick-start.ts'];
     const env = { OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: API_KEY };
+    console.log(`  run node ${runArgs.join(' ')}`);
     const first = await run(process.execPath, runArgs, { cwd: app, env, timeoutMs: 60_000 });
     check(first.stdout.trim() === 'Reply 1.', 'the first run prints the reply', first.stdout);
     const [request1] = server.requests;
