@@ -1,10 +1,15 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 
+const nodeMajor = Number(process.versions.node.split('.')[0]);
 // Tests that need Node >= 22 (ai 7, better-sqlite3 13, ...) are named *.node22.test.ts.
-const node22Only = Number(process.versions.node.split('.')[0]) < 22 ? ['**/*.node22.test.ts'] : [];
+const node22Only = nodeMajor < 22 ? ['**/*.node22.test.ts'] : [];
+// On Node 24, @mem/store-sqlite runs on better-sqlite3 13: 12 aborts there when the GC frees a
+// statement (see packages/store-sqlite/README.md, Node.js versions).
+const alias =
+  nodeMajor >= 24 ? [{ find: /^better-sqlite3$/, replacement: 'better-sqlite3-v13' }] : [];
 
 export default defineConfig({
-  resolve: { conditions: ['@mem/source'] },
+  resolve: { conditions: ['@mem/source'], alias },
   ssr: { resolve: { conditions: ['@mem/source'] } },
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
