@@ -24,7 +24,9 @@ describe('engine session pop', () => {
     expect((await mine.context()).messages.map((m) => m.content)).toEqual(['hi', 'hello']);
     expect((await other.context()).messages.map((m) => m.content)).toEqual(['hi', 'hello']);
     await mine.append({ role: 'user', content: 'fixed' });
-    expect((await other.context()).messages.map((m) => [m.content, m.seq])).toEqual([
+    expect(
+      (await other.context()).messages.map((m) => [m.content, (m as { seq?: number }).seq]),
+    ).toEqual([
       ['hi', 1],
       ['hello', 2],
       ['fixed', 4],
