@@ -2,8 +2,15 @@ import { defineConfig } from 'vitest/config';
 
 const node = Number(process.versions.node.split('.')[0]);
 
+// better-sqlite3 12 aborts on Node 24 when the GC finalizes a statement; 13 (Node-API) does not.
+// So on Node 24 the SQLite store runs on 13 (see packages/store-sqlite/vitest.config.ts).
+const alias =
+  Number(process.versions.node.split('.')[0]) >= 24
+    ? [{ find: /^better-sqlite3$/, replacement: 'better-sqlite3-v13' }]
+    : [];
+
 export default defineConfig({
-  resolve: { conditions: ['@mem/source'] },
+  resolve: { conditions: ['@mem/source'], alias },
   ssr: { resolve: { conditions: ['@mem/source'] } },
   test: {
     include: ['src/**/*.test.ts'],

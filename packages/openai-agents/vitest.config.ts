@@ -3,8 +3,15 @@ import { configDefaults, defineConfig } from 'vitest/config';
 // Tests that need Node >= 22 (ai 7, better-sqlite3 13, ...) are named *.node22.test.ts.
 const node22Only = Number(process.versions.node.split('.')[0]) < 22 ? ['**/*.node22.test.ts'] : [];
 
+// better-sqlite3 12 aborts on Node 24 when the GC finalizes a statement; 13 (Node-API) does not.
+// So on Node 24 the SQLite store runs on 13 (see packages/store-sqlite/vitest.config.ts).
+const alias =
+  Number(process.versions.node.split('.')[0]) >= 24
+    ? [{ find: /^better-sqlite3$/, replacement: 'better-sqlite3-v13' }]
+    : [];
+
 export default defineConfig({
-  resolve: { conditions: ['@mem/source'] },
+  resolve: { conditions: ['@mem/source'], alias },
   ssr: { resolve: { conditions: ['@mem/source'] } },
   test: {
     include: ['src/**/*.test.ts'],
