@@ -14,8 +14,11 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-/** What the example needs (core, the SQLite store) and the packages a new user adds next. */
-const PACKAGES = ['core', 'store-sqlite', 'summarizers', 'store-redis'];
+/**
+ * What the example needs (core, the SQLite store), the packages a new user adds next, and one
+ * integration (@mem/ai-sdk, whose README quick start runs after the root one).
+ */
+const PACKAGES = ['core', 'store-sqlite', 'summarizers', 'store-redis', 'ai-sdk'];
 const QUESTION = 'My order AF-1042 arrived broken. What now?';
 const API_KEY = 'sk-new-user-test';
 const [major, minor] = process.versions.node.split('.').map(Number);
@@ -161,6 +164,11 @@ async function main() {
     const rootManifest = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8'));
     const examples = JSON.parse(await readFile(join(ROOT, 'examples/package.json'), 'utf8'));
     const dependencies = { openai: examples.dependencies.openai };
+    // The AI SDK as a new user gets it: the current major (ai 7 needs Node 22); on Node 20 the
+    // ai 6 line the integration also supports.
+    const exampleDep = (name) => examples.dependencies?.[name] ?? examples.devDependencies?.[name];
+    dependencies.ai = major >= 22 ? 'latest' : exampleDep('ai');
+    dependencies['@ai-sdk/openai'] = major >= 22 ? 'latest' : exampleDep('@ai-sdk/openai');
     for (const name of PACKAGES) {
       const file = packed.find((f) => f.startsWith(`mem-${name}-`));
       dependencies[manifests[name].name] = `file:../tarballs/${file}`;
@@ -202,10 +210,11 @@ async function main() {
           skipLibCheck: true,
           types: ['node'],
         },
-        include: ['quick-start.ts'],
+        include: ['quick-start.ts', 'ai-sdk-middleware.ts'],
       }),
     );
     await copyFile(join(ROOT, 'examples/quick-start.ts'), join(app, 'quick-start.ts'));
+    await copyFile(join(ROOT, 'examples/ai-sdk-middleware.ts'), join(app, 'ai-sdk-middleware.ts'));
     await writeFile(join(app, 'read-with-require.cjs'), READ_WITH_REQUIRE);
     await writeFile(join(app, 'read-with-import.cjs'), READ_WITH_IMPORT);
 
@@ -227,7 +236,7 @@ async function main() {
       cwd: app,
       timeoutMs: 120_000,
     });
-    check(true, 'quick-start.ts type-checks against the published types');
+    check(true, 'quick-start.ts and ai-sdk-middleware.ts type-check against the published types');
 
     // Node 22.18+ runs TypeScript as it is; older Node through tsx.
     const strips = major > 22 || (major === 22 && minor >= 18);
@@ -288,6 +297,38 @@ async function main() {
       same(JSON.parse(imported.stdout).messages, stored),
       'CommonJS import() reads the same turns',
       imported.stdout,
+    );
+
+    // One integration's README quick start: @mem/ai-sdk's middleware around @ai-sdk/openai, in a
+    // directory of its own (its own mem.db), two generateText calls.
+    const aiVersion = JSON.parse(
+      await readFile(join(app, 'node_modules/ai/package.json'), 'utf8'),
+    ).version;
+    const aiRun = join(app, 'ai-sdk-run');
+    await mkdir(aiRun);
+    const aiArgs = strips
+      ? ['--no-warnings', '../ai-sdk-middleware.ts']
+      : ['--import', 'tsx', '../ai-sdk-middleware.ts'];
+    const before = server.requests.length;
+    const viaMiddleware = await run(process.execPath, aiArgs, {
+      cwd: aiRun,
+      env,
+      timeoutMs: 60_000,
+    });
+    check(
+      viaMiddleware.stdout.trim() === `Reply ${before + 2}.`,
+      `the @mem/ai-sdk quick start runs on ai ${aiVersion} and prints the second reply`,
+      viaMiddleware.stdout,
+    );
+    const secondCall = server.requests[before + 1]?.messages.map((m) => [m.role, m.content]);
+    check(
+      same(secondCall, [
+        ['user', 'My order AF-1042 arrived broken.'],
+        ['assistant', `Reply ${before + 1}.`],
+        ['user', 'Which order was that about?'],
+      ]),
+      'its second call carries the first exchange, from the middleware',
+      JSON.stringify(secondCall),
     );
     console.log(`new-user test: ${checks} checks passed in ${secs(started)} s`);
   } finally {
