@@ -49,6 +49,35 @@ run_line() {
   totals_failed=$((totals_failed + failed))
 }
 
+# better-sqlite3 12 aborts on Node 24 when a statement is finalized at an environment's teardown
+# (`Assertion failed: (env) != nullptr`, worker threads and child processes included); 13 does not,
+# and it is what npm installs for a Node 24 user. So the Node 24 run points every workspace link
+# of better-sqlite3 at 13 (installed as better-sqlite3-v13), and back to 12 afterwards.
+sqlite_links=()
+sqlite_v12=''
+sqlite_v13=''
+mem_sqlite_major() {
+  local want=$1 link target
+  if [[ ${#sqlite_links[@]} -eq 0 ]]; then
+    # The pnpm store directories of the two versions, e.g. better-sqlite3@12.6.2 and @13.2.0,
+    # read once, before any link moves.
+    sqlite_v12=$(readlink packages/store-sqlite/node_modules/better-sqlite3 | grep -o 'better-sqlite3@[0-9.]*' || true)
+    sqlite_v13=$(readlink packages/store-sqlite/node_modules/better-sqlite3-v13 | grep -o 'better-sqlite3@[0-9.]*' || true)
+    for link in node_modules/better-sqlite3 packages/*/node_modules/better-sqlite3 \
+      apps/*/node_modules/better-sqlite3 examples/node_modules/better-sqlite3; do
+      if [[ -L $link ]]; then sqlite_links+=("$link"); fi
+    done
+  fi
+  if [[ -z $sqlite_v12 || -z $sqlite_v13 ]]; then return 0; fi
+  for link in "${sqlite_links[@]}"; do
+    target=$(readlink "$link")
+    if [[ $want == 13 ]]; then target=${target/$sqlite_v12/$sqlite_v13}
+    else target=${target/$sqlite_v13/$sqlite_v12}; fi
+    ln -sfn "$target" "$link"
+  done
+}
+trap 'mem_sqlite_major 12' EXIT
+
 totals_passed=0
 totals_failed=0
 pnpm exec biome ci . || status=$?
@@ -63,7 +92,11 @@ fi
 if [[ $status -eq 0 ]]; then
   run_line "${bins[0]}" typecheck test build
   for bin in "${bins[@]:1}"; do
+    if [[ "$("$bin/node" -p 'process.versions.node.split(".")[0]')" -ge 24 ]]; then
+      mem_sqlite_major 13
+    fi
     run_line "$bin" test
+    mem_sqlite_major 12
     # The new user's path (pack, install, run), once, on Node 22.
     if [[ -f scripts/new-user-test.sh && "$("$bin/node" -p 'process.versions.node.split(".")[0]')" == 22 ]]; then
       echo
