@@ -53,7 +53,8 @@ export function fingerprint(m: Message): string {
  */
 export function newMessages(prompt: readonly Message[], stored: readonly Message[]): Message[] {
   const p = prompt.map(fingerprint);
-  const s = stored.map(fingerprint);
+  // Only a suffix as long as the prompt can match: fingerprint just that, not the whole session.
+  const s = stored.slice(Math.max(0, stored.length - prompt.length)).map(fingerprint);
   for (let k = Math.min(p.length, s.length); k > 0; k--) {
     let equal = true;
     for (let i = 0; i < k && equal; i++) equal = p[i] === s[s.length - k + i];
