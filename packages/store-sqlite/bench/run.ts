@@ -10,6 +10,7 @@ import {
 } from '@mem/store-bench';
 import BetterSqlite3, { type Database } from 'better-sqlite3';
 import { createSqliteStore, type SqliteSynchronous } from '../src/index.ts';
+import { runPerRequest } from './per-request.ts';
 import { runRecallContext } from './recall-context.ts';
 
 /**
@@ -23,7 +24,10 @@ import { runRecallContext } from './recall-context.ts';
  * (c) bytes written per turn (WAL bytes, database growth) at 100, 1k and 10k interactions;
  * (d) context() with retrieval at 10,000 interactions, the in-memory knowledge base vs the SQLite
  *     one, and a new SQLite knowledge base's first search (it builds the BM25 mirror).
- * `--quick` shrinks the sizes; `--only=recall-context` runs (d) alone.
+ * (e) a per-request engine (open store + engine, one turn, close) vs a turn on an engine kept
+ *     open, at 1k and 10k interactions; then the same per fresh process (see per-request.ts).
+ * `--quick` shrinks the sizes; `--only=recall-context` or `--only=per-request` runs (d) or (e)
+ * alone.
  *
  * (a) runs 10 interleaved rounds per side (after a discarded warm-up of 100 turns per side): on
  * a shared, busy machine a single slow round (another process, a WAL checkpoint's fsync) moved
@@ -171,8 +175,9 @@ function ratios(rows: ReadonlyArray<{ side: SqliteSide; turnsPerSec: number }>) 
 }
 
 try {
-  if (only !== 'recall-context') await runStoreSections(run, backend);
-  await runRecallContext(run, dir);
+  if (only === undefined) await runStoreSections(run, backend);
+  if (only === undefined || only === 'recall-context') await runRecallContext(run, dir);
+  if (only === undefined || only === 'per-request') await runPerRequest(run, dir);
   console.log(JSON.stringify(run.out));
 } finally {
   rmSync(dir, { recursive: true, force: true });

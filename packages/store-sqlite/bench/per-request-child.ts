@@ -1,0 +1,5 @@
+import { coldTurn } from './per-request.ts';
+
+/** One per-request turn in a fresh process (spawned by per-request.ts): argv = path, turn JSON. */
+const [path, turn] = process.argv.slice(2) as [string, string];
+console.log(JSON.stringify(await coldTurn(path, JSON.parse(turn), true)));
