@@ -5,7 +5,6 @@ import type { StoredMessage, SummaryRecord } from '../store/store-spec.ts';
 import { summarizerStrategy } from '../strategies/long-term/builtin-strategies.ts';
 import { appendedFacts } from '../strategies/long-term/triggers.ts';
 import type { ShortTermStrategy } from '../strategies/short-term/short-term-strategy.ts';
-import { withTokenCount } from '../tokens/token-counter.ts';
 import {
   type ContextOptions,
   createContextAssembler,
@@ -14,7 +13,7 @@ import {
 import type { EngineContext } from './engine-context.ts';
 import { forgetInKnowledgeBase } from './knowledge-index.ts';
 import { createLongTermRuns } from './long-term-runs.ts';
-import { type MessageInput, messageFromInput } from './message-input.ts';
+import { countedFromInput, type MessageInput } from './message-input.ts';
 import { runStrategy } from './run-strategy.ts';
 import type { SessionState } from './session-state.ts';
 import { createTurnIndexing } from './turn-indexing.ts';
@@ -108,10 +107,11 @@ export function createSession(
     async append(input, options = {}) {
       const list: unknown[] = Array.isArray(input) ? input : [input];
       const defaults = { newId: ctx.newId, now: ctx.now() };
-      const counted = list.map((m, i) =>
-        withTokenCount(messageFromInput(m, i, defaults), ctx.counter),
-      );
-      await ensureLoaded();
+      const counted = list.map((m, i) => countedFromInput(m, i, defaults, ctx.counter));
+      // A loaded session is not read again first: the append's result proves whether anything
+      // changed underneath (same epoch, seqs right after the cached ones), else it is read after.
+      // A first append loads before it: what it finishes is then known to be unindexed.
+      if (!state.loaded) await state.load(ctx.store);
       const result = await ctx.store.append(id, counted, {
         idempotencyKey: options.idempotencyKey ?? ctx.newId(),
       });

@@ -1,7 +1,8 @@
 import { MemValidationError } from '../errors/errors.ts';
-import type { Message } from '../model/message.ts';
+import type { CountedMessage, Message } from '../model/message.ts';
 import { messageSchema } from '../model/message-schema.ts';
 import { parseWith } from '../store/parse-store-input.ts';
+import type { TokenCounter } from '../tokens/token-counter.ts';
 
 /** A message to append: `id` and `createdAt` are filled in when missing. */
 export type MessageInput = Omit<Message, 'id' | 'createdAt'> & { id?: string; createdAt?: number };
@@ -40,6 +41,21 @@ export function messageFromInput(
   // full check and its error paths. The store checks the rest (ids, metadata) as it writes.
   if (!isCountable(message)) parseWith(messageSchema, message, field, 'mem/core');
   return message as unknown as Message;
+}
+
+/**
+ * `messageFromInput` with its token count: the given count when it is a number, else counted now,
+ * on the message's own copy (no second copy per message on the append path).
+ */
+export function countedFromInput(
+  input: unknown,
+  index: number,
+  defaults: { newId: () => string; now: number },
+  counter: TokenCounter,
+): CountedMessage {
+  const message = messageFromInput(input, index, defaults) as Message & { tokenCount?: unknown };
+  if (typeof message.tokenCount !== 'number') message.tokenCount = counter.countMessage(message);
+  return message as CountedMessage;
 }
 
 const ROLES = new Set(['system', 'user', 'assistant', 'tool']);

@@ -2,9 +2,8 @@ import { MemValidationError } from '../errors/errors.ts';
 import type { Interaction } from '../model/interaction.ts';
 import { InteractionLog } from '../model/interaction-log.ts';
 import type { CountedMessage } from '../model/message.ts';
-import { withTokenCount } from '../tokens/token-counter.ts';
 import type { EngineContext } from './engine-context.ts';
-import { type MessageInput, messageFromInput } from './message-input.ts';
+import { countedFromInput, type MessageInput } from './message-input.ts';
 
 /** `context({ next })`'s messages, checked and counted like appended ones; never stored. */
 export function countNext(
@@ -15,7 +14,7 @@ export function countNext(
   const list: unknown[] = Array.isArray(next) ? next : [next];
   const defaults = { newId: ctx.newId, now: ctx.now() };
   return list.map((m, i) => {
-    const message = withTokenCount(messageFromInput(m, i, defaults), ctx.counter);
+    const message = countedFromInput(m, i, defaults, ctx.counter);
     if (message.role === 'system') {
       throw new MemValidationError(
         `next[${i}].role`,

@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import { createInMemoryKnowledgeBase } from '../knowledge/in-memory-knowledge-base.ts';
+import { createInMemoryStore } from '../store/in-memory-store.ts';
+import type { Store } from '../store/store-spec.ts';
+import { createMemoryEngine } from './memory-engine.ts';
+
+const window = { memory_strategy_id: 'max_tokens', memory_max_tokens: 4000 };
+
+/** The in-memory store, with its `read` calls counted (every call goes to the real store). */
+function countingReads(store: Store): { store: Store; reads: () => number } {
+  let reads = 0;
+  const counted = new Proxy(store, {
+    get(target, key, receiver) {
+      if (key === 'read') {
+        return (...args: Parameters<Store['read']>) => {
+          reads++;
+          return target.read(...args);
+        };
+      }
+      return Reflect.get(target, key, receiver);
+    },
+  });
+  return { store: counted, reads: () => reads };
+}
+
+const turn = (i: number) => [
+  { role: 'user' as const, content: `question ${i}` },
+  { role: 'assistant' as const, content: `answer ${i}` },
+];
+
+describe('engine append: reads only what it cannot prove', () => {
+  it('a warm append reads nothing: its result shows nothing changed underneath', async () => {
+    const { store, reads } = countingReads(createInMemoryStore());
+    const session = createMemoryEngine({
+      store,
+      profile: { short_term_memory_strategy: [window] },
+    }).session('s');
+    await session.append(turn(0));
+    await session.context();
+    const before = reads();
+    await session.append(turn(1));
+    await session.append(turn(2));
+    expect(reads()).toBe(before);
+    const context = await session.context();
+    expect(context.messages.map((m) => m.content)).toEqual(
+      [0, 1, 2].flatMap((i) => [`question ${i}`, `answer ${i}`]),
+    );
+  });
+
+  it('an append after another writer appended reads the gap, and keeps the store order', async () => {
+    const shared = createInMemoryStore();
+    const { store, reads } = countingReads(shared);
+    const profile = { short_term_memory_strategy: [window] };
+    const mine = createMemoryEngine({ store, profile }).session('s');
+    const theirs = createMemoryEngine({ store: shared, profile }).session('s');
+    await mine.append(turn(0));
+    await theirs.append(turn(1));
+    const before = reads();
+    const appended = await mine.append(turn(2));
+    expect(reads()).toBeGreaterThan(before);
+    expect(appended.map((m) => m.seq)).toEqual([5, 6]);
+    const context = await mine.context();
+    expect(context.messages.map((m) => m.content)).toEqual(
+      [0, 1, 2].flatMap((i) => [`question ${i}`, `answer ${i}`]),
+    );
+  });
+
+  it('an append after another writer popped sees the pop (the epoch moved)', async () => {
+    const shared = createInMemoryStore();
+    const profile = { short_term_memory_strategy: [window] };
+    const mine = createMemoryEngine({ store: shared, profile }).session('s');
+    const theirs = createMemoryEngine({ store: shared, profile }).session('s');
+    await mine.append(turn(0));
+    await theirs.pop();
+    await mine.append({ role: 'assistant', content: 'answer 0, again' });
+    const context = await mine.context();
+    expect(context.messages.map((m) => m.content)).toEqual(['question 0', 'answer 0, again']);
+  });
+
+  it('a new engine whose first append finishes an interaction indexes that interaction', async () => {
+    const store = createInMemoryStore();
+    const knowledgeBase = createInMemoryKnowledgeBase();
+    const profile = {
+      short_term_memory_strategy: [window],
+      long_term_memory_strategy: [
+        {
+          long_term_memory_id: 'summarizer',
+          interaction_threshold_qty: 1000,
+          knowledge_base: { collection_id: 'kb', search_mode: 'always' },
+        },
+      ],
+    };
+    // One engine per request, as a stateless server would run it.
+    const first = createMemoryEngine({ store, knowledgeBase, profile }).session('s');
+    await first.append(turn(0));
+    await first.idle();
+    expect(await knowledgeBase.count('kb', { sessionId: 's' })).toBe(0);
+    const second = createMemoryEngine({ store, knowledgeBase, profile }).session('s');
+    await second.append({ role: 'user', content: 'question 1' });
+    await second.idle();
+    expect(await knowledgeBase.count('kb', { sessionId: 's' })).toBeGreaterThan(0);
+    const hits = await knowledgeBase.search('kb', 'answer 0', { sessionId: 's', topK: 1 });
+    expect(JSON.stringify(hits)).toContain('answer 0');
+  });
+});
