@@ -10,16 +10,38 @@ const outsideSystem = (messages: readonly Message[]) => messages.filter((m) => m
 
 /**
  * The prompt's messages the session does not hold yet (system messages aside). They are compared
- * with the active conversation; when nothing matches there and a summary has replaced older
+ * with the newest active messages, as many as the prompt has (only such a suffix can match: a
+ * tail read, not the whole session); when nothing matches there and a summary has replaced older
  * turns, with the originals the summaries replaced (a step or a caller may re-send turns a
  * compaction has just summarized). Reading the archive is left to that case.
  */
 async function unstored(session: MemorySession, prompt: readonly Message[]): Promise<Message[]> {
-  const active = await session.messages();
-  const fresh = newMessages(prompt, outsideSystem(active));
-  if (fresh.length < prompt.length || prompt.length < 2 || !active.some(isSummaryMessage))
-    return fresh;
+  if (prompt.length === 0) return [];
+  const tail = await activeTail(session, prompt.length);
+  const fresh = newMessages(prompt, tail.messages);
+  if (fresh.length < prompt.length || prompt.length < 2) return fresh;
+  const summarized = tail.whole ? tail.summarized : (await session.summaries()).length > 0;
+  if (!summarized) return fresh;
   return newMessages(prompt, outsideSystem(await session.history()));
+}
+
+/**
+ * The newest `count` active messages other than system ones (fewer when the session holds
+ * fewer). System messages in between are skipped by reading further back. `whole` when the read
+ * reached the start of the active conversation; `summarized` when it holds a summary there.
+ */
+async function activeTail(
+  session: MemorySession,
+  count: number,
+): Promise<{ messages: Message[]; whole: boolean; summarized: boolean }> {
+  for (let last = count; ; last *= 2) {
+    const read = await session.messages({ last });
+    const messages = outsideSystem(read);
+    const whole = read.length < last;
+    if (whole || messages.length >= count) {
+      return { messages, whole, summarized: read.some(isSummaryMessage) };
+    }
+  }
 }
 
 function withoutIdentity(m: Message): Omit<Message, 'id' | 'createdAt'> {

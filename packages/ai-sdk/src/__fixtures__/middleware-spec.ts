@@ -271,6 +271,69 @@ export function describeMemoryMiddleware(name: string, sdk: SdkUnderTest): void 
       ]);
     });
 
+    it('re-sent messages are recognised across a system message stored between them', async () => {
+      const { engine, session } = setup();
+      const model = new sdk.MockLanguageModel({ doGenerate: replies('Hello Ada.', 'Ada.') });
+      const wrapped = wrap(engine, model);
+
+      await sdk.generateText({ model: wrapped, prompt: "Hi, I'm Ada." });
+      await session.append({ role: 'system', content: 'Answer in one word.' });
+      await sdk.generateText({
+        model: wrapped,
+        messages: [
+          { role: 'user', content: "Hi, I'm Ada." },
+          { role: 'assistant', content: 'Hello Ada.' },
+          { role: 'user', content: 'Who am I?' },
+        ],
+      });
+
+      expect(await stored(engine)).toEqual([
+        "user: Hi, I'm Ada.",
+        'assistant: Hello Ada.',
+        'system: Answer in one word.',
+        'user: Who am I?',
+        'assistant: Ada.',
+      ]);
+    });
+
+    it('reads only the newest messages of a long session, never all of it', async () => {
+      const reads: Array<object | undefined> = [];
+      const inner = createInMemoryStore();
+      const store = new Proxy(inner, {
+        get(target, key, receiver) {
+          if (key !== 'read') return Reflect.get(target, key, receiver);
+          return (id: string, options?: object) => {
+            reads.push(options);
+            return target.read(id, options);
+          };
+        },
+      });
+      const profile = {
+        short_term_memory_strategy: [{ memory_strategy_id: 'max_tokens', memory_max_tokens: 500 }],
+      };
+      const engine = createMemoryEngine({ store, profile });
+      const turns = Array.from({ length: 400 }, (_, i) => [
+        { role: 'user' as const, content: `question ${i}` },
+        { role: 'assistant' as const, content: `answer ${i}` },
+      ]).flat();
+      await engine.session('chat-1').append(turns);
+      const model = new sdk.MockLanguageModel({ doGenerate: replies('Noted.') });
+
+      reads.length = 0;
+      await sdk.generateText({ model: wrap(engine, model), prompt: 'One more question.' });
+
+      expect(reads.length).toBeGreaterThan(0);
+      for (const options of reads) {
+        const { afterSeq, limit } = (options ?? {}) as { afterSeq?: number; limit?: number };
+        // A catch-up read after the cached seq, or a bounded tail read: never the whole session.
+        expect(afterSeq !== undefined || (limit !== undefined && limit <= 256)).toBe(true);
+      }
+      expect((await engine.session('chat-1').messages({ last: 2 })).map(line)).toEqual([
+        'user: One more question.',
+        'assistant: Noted.',
+      ]);
+    });
+
     it('stores a user file once and sends its bytes back in later calls', async () => {
       const { engine, session } = setup();
       const model = new sdk.MockLanguageModel({ doGenerate: replies('A red pixel.', 'Yes.') });

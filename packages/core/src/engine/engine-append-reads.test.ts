@@ -103,3 +103,42 @@ describe('engine append: reads only what it cannot prove', () => {
     expect(JSON.stringify(hits)).toContain('answer 0');
   });
 });
+
+describe('session.messages({ last }): a tail read', () => {
+  it('returns the newest messages in order, asking the store for that many only', async () => {
+    const shared = createInMemoryStore();
+    const asked: unknown[] = [];
+    const store = new Proxy(shared, {
+      get(target, key, receiver) {
+        if (key === 'read') {
+          return (...args: Parameters<Store['read']>) => {
+            asked.push(args[1]);
+            return target.read(...args);
+          };
+        }
+        return Reflect.get(target, key, receiver);
+      },
+    });
+    const session = createMemoryEngine({
+      store,
+      profile: { short_term_memory_strategy: [window] },
+    }).session('s');
+    for (let i = 0; i < 5; i++) await session.append(turn(i));
+    const tail = await session.messages({ last: 3 });
+    expect(tail.map((m) => m.content)).toEqual(['answer 3', 'question 4', 'answer 4']);
+    expect(asked.at(-1)).toEqual({ from: 'end', limit: 3 });
+    expect((await session.messages({ last: 50 })).map((m) => m.seq)).toEqual(
+      (await session.messages()).map((m) => m.seq),
+    );
+  });
+
+  it('refuses a count that is not a whole number from 1 up, naming `last`', async () => {
+    const session = createMemoryEngine({
+      profile: { short_term_memory_strategy: [window] },
+    }).session('s');
+    for (const last of [0, -1, 1.5, Number.NaN, '3']) {
+      const error = await session.messages({ last: last as number }).catch((e: unknown) => e);
+      expect(error).toMatchObject({ code: 'MEM_VALIDATION', field: 'last' });
+    }
+  });
+});

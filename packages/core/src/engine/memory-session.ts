@@ -1,5 +1,5 @@
 import { isSummarizerConfig, summarizerStrategySchema } from '../config/profile-schema.ts';
-import { MemStoreError } from '../errors/errors.ts';
+import { MemStoreError, MemValidationError } from '../errors/errors.ts';
 import { isSummaryMessage } from '../model/message.ts';
 import type { StoredMessage, SummaryRecord } from '../store/store-spec.ts';
 import { summarizerStrategy } from '../strategies/long-term/builtin-strategies.ts';
@@ -62,8 +62,11 @@ export interface MemorySession {
    * user message among them is what knowledge is searched for. Nothing is written.
    */
   context(options?: ContextOptions): Promise<MemoryContext>;
-  /** The active conversation: summaries, pinned system prompts and the turns they did not replace. */
-  messages(): Promise<StoredMessage[]>;
+  /**
+   * The active conversation: summaries, pinned system prompts and the turns they did not replace.
+   * `last`: only the newest that many (a tail read: costs O(last), not O(session)).
+   */
+  messages(options?: { last?: number }): Promise<StoredMessage[]>;
   /** Every surviving original message, oldest first: summaries expanded into what they replaced. */
   history(): Promise<StoredMessage[]>;
   summaries(): Promise<SummaryRecord[]>;
@@ -84,6 +87,17 @@ export interface MemorySession {
    */
   pop(): Promise<StoredMessage | null>;
   clear(): Promise<boolean>;
+}
+
+function checkLast(last: unknown): number | undefined {
+  if (last === undefined) return undefined;
+  if (typeof last !== 'number' || !Number.isSafeInteger(last) || last < 1) {
+    throw new MemValidationError(
+      'last',
+      `[mem/core] messages({ last }) takes a whole number of messages from 1 up, got ${String(last)}; omit it for the whole conversation.`,
+    );
+  }
+  return last;
 }
 
 export function createSession(
@@ -145,9 +159,14 @@ export function createSession(
 
     context,
 
-    async messages() {
+    async messages(options = {}) {
+      const last = checkLast(options.last);
       await ensureLoaded();
-      return (await ctx.store.read(id)).messages;
+      const read =
+        last === undefined
+          ? await ctx.store.read(id)
+          : await ctx.store.read(id, { from: 'end', limit: last });
+      return read.messages;
     },
 
     async history() {
