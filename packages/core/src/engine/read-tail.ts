@@ -1,40 +1,66 @@
 import type { ReadResult, Store, StoredMessage } from '../store/store-spec.ts';
 
-const PAGE = 256;
+/** System messages are looked for among this many messages before the tail. */
 const HEAD = 64;
+/** A low guess of tokens per message, to size the first page before any message is read. */
+const GUESS_TOKENS_PER_MESSAGE = 48;
+/** Pages read at least this many messages (one interaction and some). */
+const MIN_PAGE = 16;
+/** And at most this many (a huge window reads its tail in several pages). */
+const MAX_PAGE = 4096;
 
 /**
  * Reads only what a token window can use: pages from the end until the complete interactions
- * read hold more than `tokens` tokens, plus the system messages of the first `HEAD` messages
- * (system prompts and summaries sit at the front). Costs O(window), not O(history). Falls back
- * to a whole read when the session is rewritten (epoch change) between pages.
+ * read hold more than `tokens` tokens, plus the system messages among the `HEAD` messages before
+ * them (system prompts and summaries sit at the front). Costs O(window), not O(history).
+ *
+ * The first page is sized from the budget (`tokens` / a low guess of tokens per message, plus
+ * slack); each next one from the tokens per message seen so far, at least twice the last page
+ * (so a badly guessed window takes few reads). Falls back to a whole read when the session is
+ * rewritten (epoch change) between pages.
  */
 export async function readTail(
   store: Store,
   sessionId: string,
   tokens: number,
 ): Promise<ReadResult> {
-  const last = await store.read(sessionId, { from: 'end', limit: PAGE });
+  let page = clampPage(Math.ceil(tokens / GUESS_TOKENS_PER_MESSAGE) + MIN_PAGE);
+  const last = await store.read(sessionId, { from: 'end', limit: page });
   let messages = last.messages;
-  let reachedStart = messages.length < PAGE;
-  while (!reachedStart && completeTokens(messages) <= tokens) {
-    const page = await store.read(sessionId, {
+  let reachedStart = messages.length < page;
+  let have = completeTokens(messages);
+  while (!reachedStart && have <= tokens) {
+    page = clampPage(Math.max(2 * page, pageFor(messages, tokens - have)));
+    const read = await store.read(sessionId, {
       beforeSeq: messages[0]!.seq,
       from: 'end',
-      limit: PAGE,
+      limit: page,
     });
-    if (page.epoch !== last.epoch) return store.read(sessionId);
-    messages = page.messages.concat(messages);
-    reachedStart = page.messages.length < PAGE;
+    if (read.epoch !== last.epoch) return store.read(sessionId);
+    messages = read.messages.concat(messages);
+    reachedStart = read.messages.length < page;
+    have = completeTokens(messages);
   }
   if (!reachedStart && messages.length > 0) {
-    const head = await store.read(sessionId, { limit: HEAD });
+    // Only what precedes the tail: no message is read twice.
+    const head = await store.read(sessionId, { beforeSeq: messages[0]!.seq, limit: HEAD });
     if (head.epoch !== last.epoch) return store.read(sessionId);
-    const first = messages[0]!.seq;
-    const system = head.messages.filter((m) => m.role === 'system' && m.seq < first);
+    const system = head.messages.filter((m) => m.role === 'system');
     messages = system.concat(messages);
   }
   return { version: last.version, epoch: last.epoch, messages };
+}
+
+/** Messages likely to hold `missing` more tokens, from the mean size of those read (+ 25 %). */
+function pageFor(read: readonly StoredMessage[], missing: number): number {
+  let total = 0;
+  for (const m of read) total += m.tokenCount;
+  const perMessage = Math.max(1, total / Math.max(1, read.length));
+  return Math.ceil((missing / perMessage) * 1.25) + MIN_PAGE;
+}
+
+function clampPage(size: number): number {
+  return Math.min(MAX_PAGE, Math.max(MIN_PAGE, size));
 }
 
 /** Tokens of the messages from the first user message on (the complete interactions). */
