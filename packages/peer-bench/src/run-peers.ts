@@ -1,0 +1,141 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type BenchSummary, now, summarizeSamples } from '@mem/bench-kit';
+import type { PeerSystem } from './peer-system.ts';
+import { BUDGET_TOKENS, type Workload } from './workload.ts';
+
+/** A system in the comparison and how far it runs. */
+export interface Contender {
+  name: string;
+  open(dir: string): PeerSystem;
+  /** Whether it runs at this size (given what it measured at the sizes before). */
+  runsAt(interactions: number, earlier: readonly SystemResult[]): boolean;
+  /** Measured turns stop once they add up to this much time at one size (ms). */
+  turnBudgetMs?: number;
+  /** Untimed turns before the rounds, when fewer than the others' (its history then skips them). */
+  warmUp?: number;
+}
+
+export interface SystemResult {
+  name: string;
+  interactions: number;
+  prefillMs: number;
+  /** Database + WAL + SHM after the pre-fill. */
+  bytes: number;
+  turn: BenchSummary;
+  /** Median messages in the prompt (mem messages; a Mastra record maps back to its messages). */
+  promptMessages: number;
+  maxPromptTokens: number;
+  /** Turns whose prompt missed the new interaction or went over the budget. */
+  badPrompts: number;
+  /** Set when the turn budget cut the measured turns short. */
+  stoppedEarly: boolean;
+}
+
+export interface RoundsOptions {
+  rounds: number;
+  perRound: number;
+  warmUp: number;
+  /** Called after each system's pre-fill (progress lines). */
+  log?: (line: string) => void;
+}
+
+/**
+ * Every contender on its own fresh SQLite file, pre-filled with `interactions`, then measured
+ * turns in interleaved rounds: round r runs `perRound` turns of each contender in turn, all
+ * storing the same interactions (N, N+1, ...). After `warmUp` untimed turns each.
+ */
+export async function runSize(
+  workload: Workload,
+  interactions: number,
+  contenders: readonly Contender[],
+  earlier: readonly SystemResult[],
+  options: RoundsOptions,
+): Promise<SystemResult[]> {
+  const opened: Array<{
+    contender: Contender;
+    system: PeerSystem;
+    dir: string;
+    result: SystemResult;
+    samples: number[];
+    tokens: number[];
+    sizes: number[];
+    spentMs: number;
+  }> = [];
+  try {
+    for (const contender of contenders) {
+      if (!contender.runsAt(interactions, earlier)) continue;
+      const dir = mkdtempSync(join(tmpdir(), `mem-peer-${contender.name.toLowerCase()}-`));
+      const system = contender.open(dir);
+      const t0 = now();
+      await system.prefill(interactions);
+      const prefillMs = Number(now() - t0) / 1e6;
+      const bytes = system.bytesOnDisk();
+      await system.warm();
+      options.log?.(
+        `${contender.name}: ${interactions} interactions pre-filled in ${(prefillMs / 1e3).toFixed(1)} s`,
+      );
+      opened.push({
+        contender,
+        system,
+        dir,
+        samples: [],
+        tokens: [],
+        sizes: [],
+        spentMs: 0,
+        result: {
+          name: contender.name,
+          interactions,
+          prefillMs,
+          bytes,
+          turn: summarizeSamples([]),
+          promptMessages: 0,
+          maxPromptTokens: 0,
+          badPrompts: 0,
+          stoppedEarly: false,
+        },
+      });
+    }
+    let next = interactions;
+    for (const o of opened) {
+      const warmUp = Math.min(options.warmUp, o.contender.warmUp ?? options.warmUp);
+      for (let i = next; i < next + warmUp; i++) await o.system.turn(i);
+    }
+    next += options.warmUp;
+    for (let r = 0; r < options.rounds; r++) {
+      for (const o of opened) {
+        for (let i = next; i < next + options.perRound; i++) {
+          const budget = o.contender.turnBudgetMs;
+          if (budget !== undefined && o.spentMs >= budget && o.samples.length > 0) {
+            o.result.stoppedEarly = true;
+            break;
+          }
+          const t0 = now();
+          const prompt = await o.system.turn(i);
+          const ns = Number(now() - t0);
+          o.spentMs += ns / 1e6;
+          o.samples.push(ns);
+          o.tokens.push(prompt.tokens);
+          o.sizes.push(prompt.ids.length);
+          const newest = workload.turnAt(i).map((m) => m.id);
+          if (!newest.every((id) => prompt.ids.includes(id)) || prompt.tokens > BUDGET_TOKENS) {
+            o.result.badPrompts++;
+          }
+        }
+      }
+      next += options.perRound;
+    }
+    for (const o of opened) {
+      o.result.turn = summarizeSamples(o.samples);
+      o.result.maxPromptTokens = Math.max(0, ...o.tokens);
+      o.result.promptMessages = [...o.sizes].sort((a, b) => a - b)[o.sizes.length >> 1] ?? 0;
+    }
+    return opened.map((o) => o.result);
+  } finally {
+    for (const o of opened) {
+      await o.system.close();
+      rmSync(o.dir, { recursive: true, force: true });
+    }
+  }
+}
