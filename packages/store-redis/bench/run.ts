@@ -10,6 +10,7 @@ import {
   startRedis,
 } from '../src/__fixtures__/redis-process.ts';
 import { createRedisStore } from '../src/index.ts';
+import { benchServerTime, reportServerTime } from './append-server-time.ts';
 
 /**
  * `pnpm bench` for @mem/store-redis, side by side in one run (interleaved rounds; the shared
@@ -23,8 +24,10 @@ import { createRedisStore } from '../src/index.ts';
  *     fully pipelined (every turn of a round in one pipeline);
  * (b) in a fresh process: build the context (max_tokens 4,000) on sessions of 1k/10k/100k
  *     interactions, the raw tail read (200 newest messages), and loading a whole 10k history;
- * (c) AOF bytes per turn (`INFO persistence` aof_current_size) at 100, 1k and 10k interactions.
- * `--quick` shrinks the sizes.
+ * (c) AOF bytes per turn (`INFO persistence` aof_current_size) at 100, 1k and 10k interactions;
+ * (d) server time per append (`INFO commandstats`), the append script before its server-time
+ *     cut beside the current one, on sessions of 1k and 10k interactions (append-server-time.ts).
+ * `--quick` shrinks the sizes; `--only=server-time` runs (d) alone.
  */
 const run = startBench('@mem/store-redis');
 
@@ -152,7 +155,8 @@ try {
   const fsync = await config.config('GET', 'appendfsync');
   config.disconnect();
   run.out.server = { appendonly: 'yes', appendfsync: (fsync as string[])[1] };
-  await runStoreSections(run, backendOn(url));
+  if (!process.argv.includes('--only=server-time')) await runStoreSections(run, backendOn(url));
+  Object.assign(run.out, reportServerTime(await benchServerTime(run, url)));
   console.log(JSON.stringify(run.out));
 } finally {
   if (redis !== undefined) await killRedis(redis);

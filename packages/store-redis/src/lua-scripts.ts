@@ -19,11 +19,12 @@ const TRIM_SLACK = 128;
  *
  * The meta hash holds, besides the counters (state, version, epoch, lastSeq, count, tokens,
  * createdAt, updatedAt):
- * - `i:<id>` for every message and summary id of the session (active or archived; value: seq);
+ * - `i:<id>` for every message and summary id of the session (active or archived; the value is
+ *   never read: an append writes '1', a compaction the summary's seq, an import 0);
  * - `k:<key>` -> "version:epoch:firstSeq:lastSeq" for every idempotency key kept, `o:<n>` -> key
  *   in the order they were applied (n = ko - kn + 1 .. ko, oldest first), and `kn`, `ko`.
- * So an append reads everything it checks with one HMGET and writes its bookkeeping with one
- * HSET; keys beyond the window are dropped TRIM_SLACK + 1 at a time (O(1) per append amortized).
+ * So an append reads everything it checks with one HMGET and writes its ids and bookkeeping
+ * with one HSET; keys beyond the window are dropped TRIM_SLACK + 1 at a time (O(1) per append amortized).
  *
  * Times are passed as strings and stored as given, so Lua never reformats a large number.
  * Message and summary ids are stored as their JSON text (`idKey`). Core's shared checks reject
@@ -85,12 +86,15 @@ end
 
 /**
  * ARGV: now, ttl, key field ('k:' .. key), key, tokens, n, then the n id fields ('i:' .. idKey),
- * then the n message JSONs. One HMGET (counters, the key's record, the ids), ZADD, HSET, then
- * PTTL (or PEXPIRE with a ttl). Self-contained and with as little Lua work as possible (no
- * string building but the record): on the hot path Lua itself costs more than the commands.
+ * then the n message JSONs. Four commands: one HMGET (counters, the key's record, the ids), one
+ * ZADD, one HSET (counters, the key's record and order, the ids), then PTTL (or PEXPIRE with a
+ * ttl). Server time grows with every value that crosses between Lua and Redis (arguments,
+ * replies) and every number Redis formats, so the script passes as few as it can: the epoch is
+ * not written back (an append keeps it; a first append writes it once), and an id field holds
+ * '1' (nothing reads its value; imports and older versions of this script wrote a seq or 0).
  */
 const APPEND = `
-local ttl, n = tonumber(ARGV[2]), tonumber(ARGV[6])
+local n = tonumber(ARGV[6])
 local v
 if n <= 1000 then
   v = redis.call('HMGET', KEYS[1], 'state', 'version', 'epoch', 'lastSeq', 'count', 'tokens', 'kn',
@@ -103,8 +107,9 @@ else
     for j = 1, #part do v[c + 2 + j] = part[j] end
   end
 end
-local version, epoch, lastSeq = tonumber(v[2]) or 0, tonumber(v[3]) or 0, tonumber(v[4]) or 0
+local version, epoch, lastSeq = tonumber(v[2]) or 0, v[3] or '0', tonumber(v[4]) or 0
 local count, total, kn, ko = 0, 0, 0, 0
+local h
 if v[1] == 'live' then
   if v[9] then return {'dup', v[9]} end
   for i = 1, n do
@@ -112,9 +117,10 @@ if v[1] == 'live' then
   end
   count, total = tonumber(v[5]) or 0, tonumber(v[6]) or 0
   kn, ko = tonumber(v[7]) or 0, tonumber(v[8]) or 0
+  h = {}
 else
   redis.call('DEL', unpack(KEYS, 2))
-  redis.call('HSET', KEYS[1], 'state', 'live', 'createdAt', ARGV[1])
+  h = {'state', 'live', 'createdAt', ARGV[1], 'epoch', epoch}
 end
 version = version + 1
 kn = kn + 1
@@ -131,26 +137,37 @@ if kn > ${IDEMPOTENCY_WINDOW + TRIM_SLACK} then
   redis.call('HDEL', KEYS[1], unpack(drop))
   kn = ${IDEMPOTENCY_WINDOW}
 end
-local z, h = {}, {}
+local rec = version .. ':' .. epoch .. ':' .. (lastSeq + 1) .. ':' .. (lastSeq + n)
+local m = #h
+h[m + 1], h[m + 2] = 'version', version
+h[m + 3], h[m + 4] = 'lastSeq', lastSeq + n
+h[m + 5], h[m + 6] = 'count', count + n
+h[m + 7], h[m + 8] = 'tokens', total + tonumber(ARGV[5])
+h[m + 9], h[m + 10] = 'updatedAt', ARGV[1]
+h[m + 11], h[m + 12] = 'kn', kn
+h[m + 13], h[m + 14] = 'ko', ko
+h[m + 15], h[m + 16] = ARGV[3], rec
+h[m + 17], h[m + 18] = 'o:' .. ko, ARGV[4]
+m = m + 18
+local z = {}
 for i = 1, n do
   z[2 * i - 1] = lastSeq + i
   z[2 * i] = ARGV[6 + n + i]
-  h[2 * i - 1] = ARGV[6 + i]
-  h[2 * i] = lastSeq + i
+  h[m + 2 * i - 1] = ARGV[6 + i]
+  h[m + 2 * i] = '1'
 end
-if n <= 500 then
+if n <= 480 then
   redis.call('ZADD', KEYS[2], unpack(z))
   redis.call('HSET', KEYS[1], unpack(h))
 else
   for c = 1, 2 * n, 1000 do
     redis.call('ZADD', KEYS[2], unpack(z, c, math.min(2 * n, c + 999)))
-    redis.call('HSET', KEYS[1], unpack(h, c, math.min(2 * n, c + 999)))
+  end
+  for c = 1, #h, 1000 do
+    redis.call('HSET', KEYS[1], unpack(h, c, math.min(#h, c + 999)))
   end
 end
-local rec = version .. ':' .. epoch .. ':' .. (lastSeq + 1) .. ':' .. (lastSeq + n)
-redis.call('HSET', KEYS[1], 'version', version, 'epoch', epoch, 'lastSeq', lastSeq + n,
-  'count', count + n, 'tokens', total + tonumber(ARGV[5]), 'updatedAt', ARGV[1], 'kn', kn,
-  'ko', ko, ARGV[3], rec, 'o:' .. ko, ARGV[4])
+local ttl = tonumber(ARGV[2])
 if ttl > 0 then
   for i = 1, #KEYS do redis.call('PEXPIRE', KEYS[i], ttl) end
 elseif redis.call('PTTL', KEYS[1]) >= 0 then
