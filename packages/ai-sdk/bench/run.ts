@@ -89,7 +89,7 @@ printTable(
   `memoryMiddleware per generateText call (medians, ${rounds} interleaved rounds × ${perRound} calls, in-memory store, instant mock model)`,
   rows,
 );
-const flat = out.at(-1)!.middlewareMedianUs / out[0]!.middlewareMedianUs;
+const flat = (out.at(-1)?.middlewareMedianUs ?? 0) / (out[0]?.middlewareMedianUs ?? 1);
 console.log(`\nlargest / smallest session, middleware call: ${flat.toFixed(2)}×`);
 console.log(
   JSON.stringify({ bench: '@mem/ai-sdk', node: process.version, quick, middleware: out, flat }),
