@@ -7,7 +7,7 @@ import type { BenchRun } from '@mem/store-bench';
 import { createSqliteStore } from '../src/index.ts';
 
 /**
- * (e) What the engine adds to a warm turn on a SQLite file, side by side in interleaved rounds
+ * (f) What the engine adds to a warm turn on a SQLite file, side by side in interleaved rounds
  * on sessions of the same size: `session.append` of one interaction (4 messages, uncounted),
  * against its two parts done bare — counting the same messages with the same counter, and
  * `store.append` of the same counted messages on a twin session. Engine overhead per append =
@@ -83,7 +83,7 @@ export async function runEngineOverhead(run: BenchRun): Promise<void> {
       mean: fmtUs(s.meanUs),
     });
     printTable(
-      `(e) Engine overhead on a warm turn, SQLite file, ${interactions.toLocaleString('en-US')} interactions (${rounds} interleaved rounds × ${perRound} turns)`,
+      `(f) Engine overhead on a warm turn, SQLite file, ${interactions.toLocaleString('en-US')} interactions (${rounds} interleaved rounds × ${perRound} turns)`,
       [
         row('session.append (engine)', append),
         row('counting the 4 messages', count),

@@ -10,6 +10,7 @@ import {
 } from '@mem/store-bench';
 import BetterSqlite3, { type Database } from 'better-sqlite3';
 import { createSqliteStore, type SqliteSynchronous } from '../src/index.ts';
+import { runEngineOverhead } from './engine-overhead.ts';
 import { runPerRequest } from './per-request.ts';
 import { runRecallContext } from './recall-context.ts';
 
@@ -26,8 +27,10 @@ import { runRecallContext } from './recall-context.ts';
  *     one, and a new SQLite knowledge base's first search (it builds the BM25 mirror).
  * (e) a per-request engine (open store + engine, one turn, close) vs a turn on an engine kept
  *     open, at 1k and 10k interactions; then the same per fresh process (see per-request.ts).
- * `--quick` shrinks the sizes; `--only=recall-context` or `--only=per-request` runs (d) or (e)
- * alone.
+ * (f) the engine's own work on a warm append: `session.append` against counting the same
+ *     messages and `store.append` of them, interleaved (see engine-overhead.ts).
+ * `--quick` shrinks the sizes; `--only=recall-context`, `--only=per-request` or
+ * `--only=engine-overhead` runs (d), (e) or (f) alone.
  *
  * (a) runs 10 interleaved rounds per side (after a discarded warm-up of 100 turns per side): on
  * a shared, busy machine a single slow round (another process, a WAL checkpoint's fsync) moved
@@ -178,6 +181,7 @@ try {
   if (only === undefined) await runStoreSections(run, backend);
   if (only === undefined || only === 'recall-context') await runRecallContext(run, dir);
   if (only === undefined || only === 'per-request') await runPerRequest(run, dir);
+  if (only === undefined || only === 'engine-overhead') await runEngineOverhead(run);
   console.log(JSON.stringify(run.out));
 } finally {
   rmSync(dir, { recursive: true, force: true });
