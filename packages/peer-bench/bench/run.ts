@@ -61,6 +61,7 @@ printTable(
     'bad prompts': r.badPrompts,
     'bytes on disk': fmtInt(r.bytes),
     'bytes / interaction': fmtInt(r.bytes / r.interactions),
+    'disk growth / turn': fmtInt((r.bytesAfterTurns - r.bytes) / Math.max(1, r.turnsStored)),
     'pre-fill': fmtMs(r.prefillMs),
   })),
 );
@@ -105,6 +106,7 @@ console.log(
       ratioToMem: ratio(r),
       bytes: r.bytes,
       bytesPerInteraction: r.bytes / r.interactions,
+      bytesAddedPerTurn: (r.bytesAfterTurns - r.bytes) / Math.max(1, r.turnsStored),
       prefillMs: r.prefillMs,
       promptMessages: r.promptMessages,
       maxPromptTokens: r.maxPromptTokens,

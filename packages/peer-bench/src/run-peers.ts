@@ -23,6 +23,10 @@ export interface SystemResult {
   prefillMs: number;
   /** Database + WAL + SHM after the pre-fill. */
   bytes: number;
+  /** The same after every turn (warm-up and measured): what the turns added. */
+  bytesAfterTurns: number;
+  /** Turns stored after the pre-fill (warm-up and measured). */
+  turnsStored: number;
   turn: BenchSummary;
   /** Median messages in the prompt (mem messages; a Mastra record maps back to its messages). */
   promptMessages: number;
@@ -89,6 +93,8 @@ export async function runSize(
           interactions,
           prefillMs,
           bytes,
+          bytesAfterTurns: bytes,
+          turnsStored: 0,
           turn: summarizeSamples([]),
           promptMessages: 0,
           maxPromptTokens: 0,
@@ -101,6 +107,7 @@ export async function runSize(
     for (const o of opened) {
       const warmUp = Math.min(options.warmUp, o.contender.warmUp ?? options.warmUp);
       for (let i = next; i < next + warmUp; i++) await o.system.turn(i);
+      o.result.turnsStored += warmUp;
     }
     next += options.warmUp;
     for (let r = 0; r < options.rounds; r++) {
@@ -116,6 +123,7 @@ export async function runSize(
           const ns = Number(now() - t0);
           o.spentMs += ns / 1e6;
           o.samples.push(ns);
+          o.result.turnsStored++;
           o.tokens.push(prompt.tokens);
           o.sizes.push(prompt.ids.length);
           const newest = workload.turnAt(i).map((m) => m.id);
@@ -128,6 +136,7 @@ export async function runSize(
     }
     for (const o of opened) {
       o.result.turn = summarizeSamples(o.samples);
+      o.result.bytesAfterTurns = o.system.bytesOnDisk();
       o.result.maxPromptTokens = Math.max(0, ...o.tokens);
       o.result.promptMessages = [...o.sizes].sort((a, b) => a - b)[o.sizes.length >> 1] ?? 0;
     }
