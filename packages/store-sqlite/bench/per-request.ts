@@ -24,8 +24,20 @@ export const PER_REQUEST_PROFILE = {
 
 const SESSION = 'per-request';
 
+/** A cold variant: the default close (checkpoints), or `checkpointOnClose: false`. */
+export interface ColdVariant {
+  label: string;
+  checkpointOnClose: boolean;
+}
+
+const VARIANTS: readonly ColdVariant[] = [
+  { label: 'default close', checkpointOnClose: true },
+  { label: 'checkpointOnClose: false', checkpointOnClose: false },
+];
+
 export interface PerRequestRow {
   interactions: number;
+  variant: string;
   warmMs: number;
   coldMs: number;
   ratio: number;
@@ -62,9 +74,10 @@ export async function coldTurn(
   path: string,
   input: ReturnType<typeof turnInput>,
   probe: boolean,
+  checkpointOnClose: boolean,
 ): Promise<ChildTimes> {
   const t0 = performance.now();
-  const store = createSqliteStore({ path });
+  const store = createSqliteStore({ path, checkpointOnClose });
   const session = engineOn(store).session(SESSION);
   if (probe) await store.info(SESSION);
   const t1 = performance.now();
@@ -89,13 +102,14 @@ async function prefilled(run: BenchRun, path: string, interactions: number): Pro
 function spawnTurn(
   path: string,
   input: ReturnType<typeof turnInput>,
+  checkpointOnClose: boolean,
 ): Promise<ChildTimes & { processMs: number }> {
   const child = fileURLToPath(new URL('./per-request-child.ts', import.meta.url));
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
     execFile(
       process.execPath,
-      [...process.execArgv, child, path, JSON.stringify(input)],
+      [...process.execArgv, child, path, JSON.stringify(input), String(checkpointOnClose)],
       { maxBuffer: 1 << 20 },
       (error, stdout) => {
         const processMs = performance.now() - t0;
@@ -107,6 +121,8 @@ function spawnTurn(
   });
 }
 
+type Fresh = ChildTimes & { processMs: number };
+
 export async function runPerRequest(run: BenchRun, dir: string): Promise<void> {
   const sizes = run.quick ? [1_000, 2_000] : [1_000, 10_000];
   const rounds = run.quick ? 12 : 40;
@@ -114,68 +130,81 @@ export async function runPerRequest(run: BenchRun, dir: string): Promise<void> {
   const freshRounds = run.quick ? 3 : 8;
   const rows: PerRequestRow[] = [];
   const fresh: Array<Record<string, string | number>> = [];
-  const json: Record<string, unknown> = {};
+  const json: Record<string, Record<string, unknown>> = {};
   for (const size of sizes) {
     const warmPath = join(dir, `per-request-warm-${size}.db`);
-    const coldPath = join(dir, `per-request-cold-${size}.db`);
     await prefilled(run, warmPath, size);
-    await prefilled(run, coldPath, size);
+    // One file per variant: the connection checkpointOnClose: false keeps open would make the
+    // default side's closes skip the checkpoint too.
+    const coldPaths = VARIANTS.map((v) =>
+      join(dir, `per-request-cold-${size}-${v.checkpointOnClose}.db`),
+    );
+    for (const path of coldPaths) await prefilled(run, path, size);
     const warmStore = createSqliteStore({ path: warmPath });
     const warmEngine = engineOn(warmStore);
     await warmEngine.session(SESSION).context(); // loads the session, outside the timer
     let next = size;
     const warm: number[] = [];
-    const cold: number[] = [];
-    const steps: ChildTimes[] = [];
+    const cold = VARIANTS.map(() => [] as number[]);
+    const steps = VARIANTS.map(() => [] as ChildTimes[]);
     for (let r = 0; r < rounds; r++) {
       const w0 = performance.now();
       await turn(warmEngine, turnInput(run, next++));
-      const w = performance.now() - w0;
-      const c0 = performance.now();
-      await coldTurn(coldPath, turnInput(run, next++), false);
-      const c = performance.now() - c0;
-      const s = await coldTurn(coldPath, turnInput(run, next++), true);
-      if (r < warmUp) continue;
-      warm.push(w);
-      cold.push(c);
-      steps.push(s);
+      if (r >= warmUp) warm.push(performance.now() - w0);
+      for (const [v, variant] of VARIANTS.entries()) {
+        const path = coldPaths[v]!;
+        const c0 = performance.now();
+        await coldTurn(path, turnInput(run, next++), false, variant.checkpointOnClose);
+        const c = performance.now() - c0;
+        const s = await coldTurn(path, turnInput(run, next++), true, variant.checkpointOnClose);
+        if (r < warmUp) continue;
+        cold[v]!.push(c);
+        steps[v]!.push(s);
+      }
     }
     await warmStore.close();
-    const step = (k: keyof ChildTimes) => median(steps.map((s) => s[k]));
-    const row: PerRequestRow = {
-      interactions: size,
-      warmMs: median(warm),
-      coldMs: median(cold),
-      ratio: median(cold) / median(warm),
-      openMs: step('openMs'),
-      appendMs: step('appendMs'),
-      contextMs: step('contextMs'),
-      closeMs: step('closeMs'),
-    };
-    rows.push(row);
-    const children: Array<ChildTimes & { processMs: number }> = [];
-    for (let r = 0; r < freshRounds; r++)
-      children.push(await spawnTurn(coldPath, turnInput(run, next++)));
-    const child = (k: keyof (ChildTimes & { processMs: number })) =>
-      median(children.map((c) => c[k]));
-    fresh.push({
-      interactions: fmtInt(size),
-      'open (first connection)': fmtMs(child('openMs')),
-      'first append': fmtMs(child('appendMs')),
-      'context()': fmtMs(child('contextMs')),
-      close: fmtMs(child('closeMs')),
-      'process (spawn to exit)': fmtMs(child('processMs')),
-    });
-    json[size] = {
-      ...row,
-      fresh: {
-        openMs: child('openMs'),
-        appendMs: child('appendMs'),
-        contextMs: child('contextMs'),
-        closeMs: child('closeMs'),
-        processMs: child('processMs'),
-      },
-    };
+    json[size] = { warmMs: median(warm) };
+    for (const [v, variant] of VARIANTS.entries()) {
+      const step = (k: keyof ChildTimes) => median(steps[v]!.map((s) => s[k]));
+      const row: PerRequestRow = {
+        interactions: size,
+        variant: variant.label,
+        warmMs: median(warm),
+        coldMs: median(cold[v]!),
+        ratio: median(cold[v]!) / median(warm),
+        openMs: step('openMs'),
+        appendMs: step('appendMs'),
+        contextMs: step('contextMs'),
+        closeMs: step('closeMs'),
+      };
+      rows.push(row);
+      const children: Fresh[] = [];
+      for (let r = 0; r < freshRounds; r++) {
+        children.push(
+          await spawnTurn(coldPaths[v]!, turnInput(run, next++), variant.checkpointOnClose),
+        );
+      }
+      const child = (k: keyof Fresh) => median(children.map((c) => c[k]));
+      fresh.push({
+        interactions: fmtInt(size),
+        variant: variant.label,
+        'open (first connection)': fmtMs(child('openMs')),
+        'first append': fmtMs(child('appendMs')),
+        'context()': fmtMs(child('contextMs')),
+        close: fmtMs(child('closeMs')),
+        'process (spawn to exit)': fmtMs(child('processMs')),
+      });
+      const { interactions: _, warmMs: __, variant: ___, ...figures } = row;
+      json[size]![variant.checkpointOnClose ? 'cold' : 'coldNoCheckpointOnClose'] = {
+        ...figures,
+        fresh: Object.fromEntries(
+          (['openMs', 'appendMs', 'contextMs', 'closeMs', 'processMs'] as const).map((k) => [
+            k,
+            child(k),
+          ]),
+        ),
+      };
+    }
   }
   printTable(
     `(e) Per-request engine: one turn (append 4 messages + context(), max_tokens 4,000); medians of ${rounds - warmUp} interleaved rounds`,
@@ -183,11 +212,12 @@ export async function runPerRequest(run: BenchRun, dir: string): Promise<void> {
       interactions: fmtInt(r.interactions),
       '(a) warm turn': fmtMs(r.warmMs),
       '(b) open + turn + close': fmtMs(r.coldMs),
+      close: r.variant,
       'b / a': `${r.ratio.toFixed(2)}x`,
       open: fmtMs(r.openMs),
       'first append': fmtMs(r.appendMs),
       'context()': fmtMs(r.contextMs),
-      close: fmtMs(r.closeMs),
+      'close()': fmtMs(r.closeMs),
       target: 'b / a <= 2x',
     })),
   );

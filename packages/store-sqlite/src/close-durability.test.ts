@@ -28,8 +28,8 @@ async function migratedFile(): Promise<string> {
   return path;
 }
 
-async function killedAfterClose(path: string): Promise<void> {
-  const worker = spawnWorker(writer, [path, String(REQUESTS)]);
+async function killedAfterClose(path: string, keep = false): Promise<void> {
+  const worker = spawnWorker(writer, [path, String(REQUESTS), ...(keep ? ['keep'] : [])]);
   await worker.waitForLine((line) => line === 'closed');
   await worker.kill();
   const { signal } = await worker.exited;
@@ -70,5 +70,53 @@ describe('createSqliteStore: a store closed per request, then the process SIGKIL
     // The last close checkpointed: a connection opened now reads the turns from the file alone.
     expect(existsSync(`${path}-wal`)).toBe(false);
     expect(await storedIds(path)).toEqual(expectedIds);
+  });
+
+  it('keeps every acknowledged turn with checkpointOnClose: false (the process held the file open)', async () => {
+    const path = await migratedFile();
+    await killedAfterClose(path, true);
+    // Nothing checkpointed: the turns are in the WAL the killed process left.
+    expect(existsSync(`${path}-wal`)).toBe(true);
+    expect(await storedIds(path)).toEqual(expectedIds);
+  });
+});
+
+describe('createSqliteStore: checkpointOnClose', () => {
+  it('false: close leaves the WAL (no checkpoint), and a new store reads what was appended', async () => {
+    const path = await migratedFile();
+    for (let i = 0; i < 3; i++) {
+      const store = createSqliteStore({ path, checkpointOnClose: false });
+      await store.append(
+        's',
+        [{ id: `m${i}`, role: 'user', content: `hi ${i}`, createdAt: 1, tokenCount: 2 }],
+        {
+          idempotencyKey: `k${i}`,
+        },
+      );
+      await store.close();
+      expect(existsSync(`${path}-wal`)).toBe(true);
+    }
+    expect(await storedIds(path)).toEqual(['m0', 'm1', 'm2']);
+  });
+
+  it('true (the default): the last close checkpoints and deletes the WAL', async () => {
+    const path = join(dir, `default-${++files}.db`);
+    const store = createSqliteStore({ path });
+    await store.append(
+      's',
+      [{ id: 'm', role: 'user', content: 'hi', createdAt: 1, tokenCount: 2 }],
+      {
+        idempotencyKey: 'k',
+      },
+    );
+    expect(existsSync(`${path}-wal`)).toBe(true);
+    await store.close();
+    expect(existsSync(`${path}-wal`)).toBe(false);
+  });
+
+  it('rejects a value that is not a boolean, naming the option', () => {
+    expect(() =>
+      createSqliteStore({ path: join(dir, 'x.db'), checkpointOnClose: 'no' as unknown as boolean }),
+    ).toThrow(/checkpointOnClose/);
   });
 });

@@ -22,6 +22,15 @@ interface SqliteStoreCommonOptions {
   readonly?: boolean;
   /** Durability of a commit (see the README). Default `'NORMAL'`. */
   synchronous?: SqliteSynchronous;
+  /**
+   * `false` makes `close()` cheap for a store opened per request (a `path` to a file): the
+   * process keeps one idle read-only connection to the file open until it exits, so a store's
+   * close is never the file's last one, and SQLite leaves the WAL to its automatic checkpoints
+   * during later writes instead of checkpointing (two fsyncs) and deleting it on every close.
+   * What a store acknowledged before close is read by any later connection and survives the
+   * process being killed. Default `true` (the last close checkpoints; see the README).
+   */
+  checkpointOnClose?: boolean;
   /** Clock in ms since the epoch, for `createdAt`/`updatedAt` and TTL. Default `Date.now`. */
   now?: () => number;
 }
@@ -47,6 +56,7 @@ export interface CheckedSqliteStoreOptions {
   busyTimeoutMs: number;
   synchronous: SqliteSynchronous;
   readonly: boolean;
+  checkpointOnClose: boolean;
   now: () => number;
 }
 
@@ -60,7 +70,8 @@ export function checkSqliteStoreOptions(
     database?: unknown;
   };
   const namespace = namespaceOption(given.namespace, issues);
-  const { path, database, ttlMs, busyTimeoutMs, synchronous, readonly, now } = given;
+  const { path, database, ttlMs, busyTimeoutMs, synchronous, readonly, checkpointOnClose, now } =
+    given;
   if ((path === undefined) === (database === undefined)) {
     issues.push({ path: 'path', message: 'pass exactly one of `path` or `database`' });
   } else if (path !== undefined && (typeof path !== 'string' || path.length === 0)) {
@@ -80,6 +91,9 @@ export function checkSqliteStoreOptions(
   if (readonly !== undefined && typeof readonly !== 'boolean') {
     issues.push({ path: 'readonly', message: 'expected true or false' });
   }
+  if (checkpointOnClose !== undefined && typeof checkpointOnClose !== 'boolean') {
+    issues.push({ path: 'checkpointOnClose', message: 'expected true or false' });
+  }
   if (now !== undefined && typeof now !== 'function') {
     issues.push({ path: 'now', message: 'expected a function returning ms since the epoch' });
   }
@@ -94,6 +108,7 @@ export function checkSqliteStoreOptions(
     busyTimeoutMs: Math.floor((busyTimeoutMs as number | undefined) ?? 5_000),
     synchronous: (synchronous as SqliteSynchronous | undefined) ?? 'NORMAL',
     readonly: readonly === true,
+    checkpointOnClose: checkpointOnClose !== false,
     now: (now as (() => number) | undefined) ?? Date.now,
   };
 }

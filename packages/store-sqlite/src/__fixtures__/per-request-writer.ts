@@ -3,14 +3,15 @@ import { onStdinLine } from '@mem/store-test-suite/processes';
 import { createSqliteStore } from '../sqlite-store.ts';
 
 /*
- * An OS process of the close-durability test: per-request-writer.ts <db file> <requests>
+ * An OS process of the close-durability test: per-request-writer.ts <db file> <requests> [keep]
  * Serves `requests` requests the way a stateless server does: a new store and engine each time,
  * one turn (user + assistant) appended, context() built, the store closed; prints `done <i>` once
- * request i is closed, then `closed`, and waits (to be SIGKILLed) for `exit` on stdin.
+ * request i is closed, then `closed`, and waits (to be SIGKILLed) for `exit` on stdin. With
+ * `keep`, the stores are opened with `checkpointOnClose: false`.
  */
-const [path, requests] = process.argv.slice(2) as [string, string];
+const [path, requests, keep] = process.argv.slice(2) as [string, string, string | undefined];
 for (let i = 0; i < Number(requests); i++) {
-  const store = createSqliteStore({ path });
+  const store = createSqliteStore({ path, checkpointOnClose: keep !== 'keep' });
   const session = createMemoryEngine({
     profile: {
       short_term_memory_strategy: [{ memory_strategy_id: 'max_tokens', memory_max_tokens: 4000 }],
