@@ -29,8 +29,12 @@ const JOINER = /[-_.]/;
 // Latin combining diacritics, removed after canonical decomposition (like SQLite FTS5 unicode61).
 const DIACRITICS = /[\u0300-\u036f]/g;
 
+// Printable ASCII, tabs and newlines: text that Unicode normalization leaves as it is.
+const ASCII = /^[\t\n\r\x20-\x7e]*$/;
+
 /** Lowercase, compatibility-folded (`ﬁ` → `fi`, full-width → ASCII), Latin diacritics removed. */
 export function normalizeText(text: string): string {
+  if (ASCII.test(text)) return text.toLowerCase();
   return text.normalize('NFKD').replace(DIACRITICS, '').normalize('NFC').toLowerCase();
 }
 
@@ -75,10 +79,27 @@ export function analyzeText(text: string, options: AnalyzeOptions = {}): string[
 
 const ENGLISH_WORD = /^[a-z]{3,}$/;
 
+/**
+ * Stems of words seen lately: chat repeats its words, and the Porter stemmer costs more than a
+ * lookup. Bounded; cleared when full (it refills with the words in use).
+ */
+const stems = new Map<string, string>();
+const MAX_STEMS = 20_000;
+
+function stemOf(word: string): string {
+  let stem = stems.get(word);
+  if (stem === undefined) {
+    stem = stemmer(word);
+    if (stems.size >= MAX_STEMS) stems.clear();
+    stems.set(word, stem);
+  }
+  return stem;
+}
+
 function addTerm(term: string, terms: string[], stem: boolean): void {
   if (STOPWORDS.has(term)) return;
   if (term.length > MAX_TERM_LENGTH) terms.push(cutTerm(term));
-  else terms.push(stem && ENGLISH_WORD.test(term) ? stemmer(term) : term);
+  else terms.push(stem && ENGLISH_WORD.test(term) ? stemOf(term) : term);
 }
 
 /** Cuts to MAX_TERM_LENGTH code units without splitting a surrogate pair. */

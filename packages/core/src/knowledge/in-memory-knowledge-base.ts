@@ -72,8 +72,12 @@ export function createInMemoryKnowledgeBase(
     assertValidCollectionId(collectionId);
     assertOpen();
   };
-  const lexical = (collection: Collection, text: string, topK: number, sessionId?: string) =>
-    collection.words.search([...new Set(analyzeText(text))], topK, sessionId);
+  const lexical = (
+    collection: Collection,
+    terms: readonly string[],
+    topK: number,
+    sessionId?: string,
+  ) => collection.words.search([...new Set(terms)], topK, sessionId);
 
   return {
     specificationVersion: KNOWLEDGE_BASE_SPECIFICATION_VERSION,
@@ -112,9 +116,11 @@ export function createInMemoryKnowledgeBase(
       const text = parseQuery(query);
       const { topK, sessionId } = parseSearchOptions(searchOptions);
       const found = collections.get(collectionId);
-      if (found === undefined || analyzeText(text).length === 0) return [];
+      if (found === undefined) return [];
+      const terms = analyzeText(text);
+      if (terms.length === 0) return [];
       if (embedder === undefined || retrieval === 'lexical') {
-        return copies(rankHits(lexical(found, text, topK, sessionId)));
+        return copies(rankHits(lexical(found, terms, topK, sessionId)));
       }
       const [vector] = await embedTexts(embedder, [text], 'query', LABEL);
       assertOpen();
@@ -123,7 +129,7 @@ export function createInMemoryKnowledgeBase(
       const depth = candidateDepth(topK);
       const semantic = collection.vectors.nearest(vector, depth, sessionId, minSimilarity);
       if (retrieval === 'semantic') return copies(rankHits(semantic.slice(0, topK)));
-      const words = lexical(collection, text, depth, sessionId);
+      const words = lexical(collection, terms, depth, sessionId);
       return copies(fuseHits(keyByChunk(words), keyByChunk(semantic), rrfK, topK));
     },
 
@@ -168,8 +174,26 @@ function lastOfEach(chunks: readonly KnowledgeChunk[]): KnowledgeChunk[] {
   return [...last.values()];
 }
 
+/** A copy of a stored chunk (made by `parseChunks`: these fields, optional ones only when set). */
 function copyChunk(chunk: KnowledgeChunk): KnowledgeChunk {
-  return { ...chunk, metadata: { ...chunk.metadata, messageIds: [...chunk.metadata.messageIds] } };
+  const m = chunk.metadata;
+  const metadata: KnowledgeChunk['metadata'] = {
+    sessionId: m.sessionId,
+    kind: m.kind,
+    messageIds: m.messageIds.slice(),
+    createdAt: m.createdAt,
+  };
+  if (m.summaryId !== undefined) metadata.summaryId = m.summaryId;
+  if (m.start !== undefined) metadata.start = m.start;
+  if (m.end !== undefined) metadata.end = m.end;
+  const copy: KnowledgeChunk = {
+    id: chunk.id,
+    text: chunk.text,
+    tokenCount: chunk.tokenCount,
+    metadata,
+  };
+  if (chunk.context !== undefined) copy.context = chunk.context;
+  return copy;
 }
 
 /** Wraps a synchronous operation as the async method the spec declares; throws become rejections. */

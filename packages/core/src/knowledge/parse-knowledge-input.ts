@@ -76,6 +76,17 @@ export function parseChunks(chunks: unknown): KnowledgeChunk[] {
 }
 
 export function parseSearchOptions(options: unknown): KnowledgeSearchOptions {
+  // The usual call, checked without the schema (the same outcome, a search's fixed cost).
+  if (typeof options === 'object' && options !== null && !Array.isArray(options)) {
+    const { topK, sessionId } = options as Record<string, unknown>;
+    if (typeof topK === 'number' && Number.isSafeInteger(topK) && topK > 0) {
+      if (sessionId === undefined) return { topK };
+      if (typeof sessionId === 'string') {
+        assertValidSessionId(sessionId, 'options.sessionId');
+        return { topK, sessionId };
+      }
+    }
+  }
   const parsed = parseWith(searchOptionsSchema, options, 'options');
   if (parsed.sessionId === undefined) return { topK: parsed.topK };
   assertValidSessionId(parsed.sessionId, 'options.sessionId');

@@ -15,56 +15,83 @@ export function selectTopK(
 ): number[] {
   const size = Math.min(k, count);
   if (size <= 0) return [];
-  const better = (a: number, b: number): boolean => {
-    const sa = scores[a] as number;
-    const sb = scores[b] as number;
-    return sa !== sb ? sa > sb : tieBreak(a, b);
-  };
   const heap: number[] = [];
   for (let i = 0; i < count; i++) {
     const item = items[i] as number;
     if (heap.length < size) {
       heap.push(item);
-      siftUp(heap, heap.length - 1, better);
+      siftUp(heap, heap.length - 1, scores, tieBreak);
       continue;
     }
     const root = heap[0] as number;
     // Fast reject: most candidates score below the worst kept one.
     if ((scores[item] as number) < (scores[root] as number)) continue;
-    if (better(item, root)) {
+    if (isBetter(item, root, scores, tieBreak)) {
       heap[0] = item;
-      siftDown(heap, 0, better);
+      siftDown(heap, heap.length, scores, tieBreak);
     }
   }
-  return heap.sort((a, b) => (better(a, b) ? -1 : better(b, a) ? 1 : 0));
+  // Best first: take the worst off the root, from the back.
+  const out: number[] = new Array(heap.length);
+  for (let n = heap.length; n > 0; n--) {
+    out[n - 1] = heap[0] as number;
+    heap[0] = heap[n - 1] as number;
+    siftDown(heap, n - 1, scores, tieBreak);
+  }
+  return out;
+}
+
+/** Higher score first; equal scores by `tieBreak`. */
+function isBetter(
+  a: number,
+  b: number,
+  scores: ArrayLike<number>,
+  tieBreak: (a: number, b: number) => boolean,
+): boolean {
+  const sa = scores[a] as number;
+  const sb = scores[b] as number;
+  return sa !== sb ? sa > sb : tieBreak(a, b);
 }
 
 // Min-heap on "better": the parent is worse than its children.
-function siftUp(heap: number[], index: number, better: (a: number, b: number) => boolean): void {
+function siftUp(
+  heap: number[],
+  index: number,
+  scores: ArrayLike<number>,
+  tieBreak: (a: number, b: number) => boolean,
+): void {
   const item = heap[index] as number;
   let i = index;
   while (i > 0) {
     const parent = (i - 1) >> 1;
     const above = heap[parent] as number;
-    if (!better(above, item)) break;
+    if (!isBetter(above, item, scores, tieBreak)) break;
     heap[i] = above;
     i = parent;
   }
   heap[i] = item;
 }
 
-function siftDown(heap: number[], index: number, better: (a: number, b: number) => boolean): void {
-  const item = heap[index] as number;
-  const length = heap.length;
-  let i = index;
+/** Sifts the root of `heap[0..length)` down. */
+function siftDown(
+  heap: number[],
+  length: number,
+  scores: ArrayLike<number>,
+  tieBreak: (a: number, b: number) => boolean,
+): void {
+  if (length === 0) return;
+  const item = heap[0] as number;
+  let i = 0;
   for (;;) {
     const left = 2 * i + 1;
     if (left >= length) break;
     const right = left + 1;
     let worst = left;
-    if (right < length && better(heap[left] as number, heap[right] as number)) worst = right;
+    if (right < length && isBetter(heap[left] as number, heap[right] as number, scores, tieBreak)) {
+      worst = right;
+    }
     const child = heap[worst] as number;
-    if (!better(item, child)) break;
+    if (!isBetter(item, child, scores, tieBreak)) break;
     heap[i] = child;
     i = worst;
   }
