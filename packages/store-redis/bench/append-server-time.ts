@@ -17,7 +17,10 @@ import { sessionKeys } from '../src/session-keys.ts';
  * of a side runs `CONFIG RESETSTAT`, its appends, then reads `INFO commandstats`: evalsha
  * usec_per_call (which includes the commands the script runs) and every command the script ran
  * (calls per append, usec per append). Client side: the round trip of each append, beside a raw
- * RPUSH of the same bytes (the JSONs serialized before the timer).
+ * RPUSH of the same bytes (the JSONs serialized before the timer). Also the AOF bytes per append
+ * (`aof_current_size` growth; the server runs with `appendonly yes`). Two floors show what no
+ * trimming of the script can go below with this key layout: the same EVALSHA returning at once,
+ * and the same EVALSHA running only the turn's ZADD.
  */
 export interface ServerTimeRow {
   interactions: number;
@@ -27,10 +30,29 @@ export interface ServerTimeRow {
   /** Per command the script (or the raw side) ran: calls and usec per append. */
   commands: Record<string, { perAppend: number; usPerAppend: number }>;
   commandsPerAppend: number;
+  /** `aof_current_size` growth per append (what the server writes to the AOF for it). */
+  aofBytes: number;
   medianUs: number;
   p90Us: number;
   appends: number;
 }
+
+/** Floors with the current key layout: the same EVALSHA (same keys and ARGV) doing nothing. */
+const FLOOR_EMPTY = 'return 1';
+/**
+ * ... and doing only the ZADD of the turn's messages, at the tail (scores from the turn index in
+ * the idempotency key `d<i>`, above every pre-filled seq).
+ */
+const FLOOR_ZADD = `
+local n, base = tonumber(ARGV[6]), tonumber(string.sub(ARGV[4], 2)) * 8
+local z = {}
+for i = 1, n do
+  z[2 * i - 1] = base + i
+  z[2 * i] = ARGV[6 + n + i]
+end
+redis.call('ZADD', KEYS[2], unpack(z))
+return 1
+`;
 
 type Side = {
   label: string;
@@ -51,6 +73,8 @@ export async function benchServerTime(run: BenchRun, url: string): Promise<Serve
   const store = createRedisStore({ url, commandTimeoutMs: 60_000 });
   const client = new Redis(url);
   const baseline = script('append (baseline)', APPEND_BASELINE_LUA);
+  const floorEmpty = script('floor: no command', FLOOR_EMPTY);
+  const floorZadd = script('floor: ZADD only', FLOOR_ZADD);
   const rows: ServerTimeRow[] = [];
   try {
     for (const size of sizes) {
@@ -73,12 +97,14 @@ export async function benchServerTime(run: BenchRun, url: string): Promise<Serve
           label: 'current, through store.append',
           append: (i) => store.append(`${tag}-store`, run.turnAt(i), { idempotencyKey: `d${i}` }),
         },
+        { label: 'floor: same EVALSHA, no command', append: viaScript(floorEmpty, `${tag}-empty`) },
+        { label: 'floor: same EVALSHA, ZADD only', append: viaScript(floorZadd, `${tag}-zadd`) },
         {
           label: 'raw RPUSH of the same bytes',
           append: (i) => client.rpush(`${tag}-raw`, ...rawValues.get(i)!),
         },
       ];
-      for (const s of [`${tag}-old`, `${tag}-new`, `${tag}-store`]) {
+      for (const s of [`${tag}-old`, `${tag}-new`, `${tag}-store`, `${tag}-zadd`]) {
         await run.prefill(store, s, size);
       }
       // Warm-up (scripts loaded, connections open), not counted.
@@ -94,6 +120,7 @@ export async function benchServerTime(run: BenchRun, url: string): Promise<Serve
       const acc = sides.map(() => ({
         samples: [] as number[],
         stats: new Map<string, number[]>(),
+        aofBytes: 0,
       }));
       let next = size + 20;
       for (let r = 0; r < rounds; r++) {
@@ -108,18 +135,20 @@ export async function benchServerTime(run: BenchRun, url: string): Promise<Serve
         for (const j of order) {
           const side = sides[j]!;
           await client.config('RESETSTAT');
+          const aofBefore = await aofSize(client);
           for (let i = next; i < next + perRound; i++) {
             const t0 = process.hrtime.bigint();
             await side.append(i);
             acc[j]!.samples.push(Number(process.hrtime.bigint() - t0));
           }
+          acc[j]!.aofBytes += (await aofSize(client)) - aofBefore;
           addStats(acc[j]!.stats, await client.info('commandstats'));
         }
         for (let i = next; i < next + perRound; i++) rawValues.delete(i);
         next += perRound;
       }
       sides.forEach((side, j) => {
-        const { samples, stats } = acc[j]!;
+        const { samples, stats, aofBytes } = acc[j]!;
         const appends = samples.length;
         const commands: ServerTimeRow['commands'] = {};
         let commandsPerAppend = 0;
@@ -146,6 +175,7 @@ export async function benchServerTime(run: BenchRun, url: string): Promise<Serve
           serverUs: calls === 0 ? 0 : usec / calls,
           commands,
           commandsPerAppend,
+          aofBytes: aofBytes / appends,
           medianUs: at(0.5),
           p90Us: at(0.9),
           appends,
@@ -157,6 +187,12 @@ export async function benchServerTime(run: BenchRun, url: string): Promise<Serve
     client.disconnect();
   }
   return rows;
+}
+
+async function aofSize(client: Redis): Promise<number> {
+  const match = /aof_current_size:(\d+)/.exec(await client.info('persistence'));
+  if (match === null) throw new Error('INFO persistence has no aof_current_size (AOF off?)');
+  return Number(match[1]);
 }
 
 /** Adds `calls` and `usec` of every `cmdstat_` line to `into` (name -> [calls, usec]). */
@@ -176,6 +212,7 @@ export function reportServerTime(rows: readonly ServerTimeRow[]): Record<string,
     'commands / append': Object.entries(r.commands)
       .map(([name, c]) => `${name} ${c.perAppend.toFixed(2)}× ${c.usPerAppend.toFixed(1)} µs`)
       .join(', '),
+    'AOF B / append': Math.round(r.aofBytes),
     'round trip median': `${r.medianUs.toFixed(1)} µs`,
     p90: `${r.p90Us.toFixed(1)} µs`,
     appends: r.appends,

@@ -103,6 +103,41 @@ describe.each([
 });
 
 describe('the append script (standalone)', () => {
+  it('appends batches past its chunk sizes (600 and 1,500 messages) and still checks every id', async () => {
+    const s = createRedisStore({ url, namespace });
+    try {
+      const batch = (from: number, count: number) =>
+        Array.from({ length: count }, (_, i) => message(`big${from + i}`));
+      expect(await s.append('big', batch(0, 1_500), { idempotencyKey: 'a' })).toMatchObject({
+        firstSeq: 1,
+        lastSeq: 1_500,
+        duplicate: false,
+      });
+      expect(await s.append('big', batch(1_500, 600), { idempotencyKey: 'b' })).toMatchObject({
+        firstSeq: 1_501,
+        lastSeq: 2_100,
+      });
+      // An id of the first batch at index 1,200 of a 1,500-message batch is found.
+      const reused = batch(3_000, 1_500);
+      reused[1_200] = message('big1499');
+      await expect(s.append('big', reused, { idempotencyKey: 'c' })).rejects.toThrow(
+        /messages\[1200\]\.id "big1499" is already used/,
+      );
+      const { messages } = await s.read('big');
+      expect(messages.map((m) => m.seq)).toStrictEqual(
+        Array.from({ length: 2_100 }, (_, i) => i + 1),
+      );
+      expect(await s.info('big')).toMatchObject({
+        version: 2,
+        lastSeq: 2_100,
+        messageCount: 2_100,
+      });
+      expect((await s.info('big'))?.tokenCount).toBe(6_300);
+    } finally {
+      await s.close();
+    }
+  });
+
   it('runs one HMGET, one ZADD, one HSET and one PTTL per append, on two keys', async () => {
     const s = createRedisStore({ url, namespace });
     const monitor = await new Redis(url).monitor();
