@@ -13,6 +13,7 @@ import { createShortTermStrategies } from '../strategies/short-term/from-profile
 import { createMaxTokensStrategy } from '../strategies/short-term/max-tokens-strategy.ts';
 import { MIN_EXTRACTIVE_SUMMARY_TOKENS } from '../summarize/extractive-summarizer.ts';
 import type { Summarizer } from '../summarize/summarizer.ts';
+import { readyGate } from '../tokens/ready-gate.ts';
 import { createTokenCounter, type TokenCounter } from '../tokens/token-counter.ts';
 import type { EngineContext } from './engine-context.ts';
 import {
@@ -171,6 +172,8 @@ export function createMemoryEngine(options: MemoryEngineOptions): MemoryEngine {
       ? Math.max(0, ...windows.map((w) => w.config.memory_max_tokens))
       : undefined;
   const sessions = new Map<string, { state: SessionState; handle: MemorySession }>();
+  // Session calls first load the counter's encoding (nothing loads it at import).
+  const afterCounterReady = readyGate(counter);
 
   return {
     profile,
@@ -182,7 +185,7 @@ export function createMemoryEngine(options: MemoryEngineOptions): MemoryEngine {
       let entry = sessions.get(sessionId);
       if (entry === undefined) {
         const state = new SessionState(sessionId, tailTokens);
-        entry = { state, handle: createSession(ctx, state, shortTerm) };
+        entry = { state, handle: afterCounterReady(createSession(ctx, state, shortTerm)) };
         sessions.set(sessionId, entry);
       }
       return entry.handle;

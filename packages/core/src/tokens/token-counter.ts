@@ -1,17 +1,17 @@
-import cl100k from 'gpt-tokenizer/encoding/cl100k_base';
-import o200k from 'gpt-tokenizer/encoding/o200k_base';
-import {
-  CL100K_TOKEN_SPLIT_REGEX,
-  O200K_TOKEN_SPLIT_REGEX,
-} from 'gpt-tokenizer/encodingParams/constants';
 import { modelToEncodingMap } from 'gpt-tokenizer/mapping';
 import { MemValidationError } from '../errors/errors.ts';
 import type { ContentPart, CountedMessage, Message } from '../model/message.ts';
 import { forEachBpeInput, type PieceSplitter } from './bounded-pieces.ts';
+import {
+  type LoadedEncoding,
+  loadEncoding,
+  loadEncodingSync,
+  loadedEncoding,
+  type TokenEncoding,
+} from './load-encoding.ts';
 import { mediaStandIn } from './provider-media.ts';
 
-/** Tokenizer encodings mem counts with. */
-export type TokenEncoding = 'o200k_base' | 'cl100k_base';
+export type { TokenEncoding } from './load-encoding.ts';
 
 /**
  * Counts prompt tokens. `countMessage` includes the per-message chat overhead, so a prompt
@@ -29,6 +29,12 @@ export interface TokenCounter {
   decode?(tokens: readonly number[]): string;
   /** Tokens one message costs in a prompt, chat overhead and tool-call arguments included. */
   countMessage(message: Message): number;
+  /**
+   * Resolves once the counter can count synchronously (e.g. its tokenizer data is loaded). The
+   * engine, `Memory` and `MemoryManager` await it before they first count; call it yourself
+   * before counting directly where data cannot be loaded synchronously (a browser bundle).
+   */
+  ready?(): Promise<void>;
 }
 
 /** Per-message overhead (`<|start|>`, role separator, `<|end|>`), per OpenAI's rules. */
@@ -57,13 +63,11 @@ export interface TokenCounterOptions {
 // Special-token markers in user text (e.g. "<|endoftext|>") are counted as plain text, never rejected.
 const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
 
-const encoders = { o200k_base: o200k, cl100k_base: cl100k } as const;
-/** Each encoding's pre-tokenizer regex, used to keep long pieces away from the quadratic BPE. */
-const splitRegexes = { o200k_base: O200K_TOKEN_SPLIT_REGEX, cl100k_base: CL100K_TOKEN_SPLIT_REGEX };
+const ENCODINGS: readonly string[] = ['o200k_base', 'cl100k_base'] satisfies TokenEncoding[];
 
 function encodingFor(options: TokenCounterOptions): TokenEncoding {
   if (options.encoding !== undefined) {
-    if (!(options.encoding in encoders)) {
+    if (!ENCODINGS.includes(options.encoding)) {
       throw new MemValidationError(
         'encoding',
         `[mem/core] unknown encoding ${JSON.stringify(options.encoding)}: use "o200k_base" or "cl100k_base"`,
@@ -81,24 +85,45 @@ function defaultMediaTokens(part: ContentPart): number {
   return 1000;
 }
 
+interface Tokenizer {
+  readonly api: LoadedEncoding['api'];
+  readonly splitter: PieceSplitter;
+}
+
+function tokenizerOf({ api, splitRegex }: LoadedEncoding): Tokenizer {
+  return {
+    api,
+    splitter: {
+      split: splitRegex,
+      // ASCII tokens decode to plain strings: no partial characters, no decoder state.
+      tokenLengths: (ascii) => api.encode(ascii, PLAIN_TEXT).map((t) => api.decode([t]).length),
+    },
+  };
+}
+
 /**
  * The default TokenCounter, on gpt-tokenizer. Counting is linear in the text's length: text is
  * counted exactly like gpt-tokenizer's `countTokens`, except that a pre-tokenizer piece over 128
  * UTF-8 bytes (a run without separators) is counted in bounded sub-pieces, an estimate within a
  * few percent (see `bounded-pieces.ts`). `encode` cuts the same way, so
  * `encode(t).length === countText(t)` and `decode(encode(t)) === t`.
+ *
+ * The encoding's data is loaded on first use, not at import or here (see `load-encoding.ts`):
+ * by `ready()`, or synchronously by the first count on Node. Where no synchronous load exists (a
+ * browser or edge bundle), a count before `ready()` throws a MemError saying so.
  */
 export function createTokenCounter(options: TokenCounterOptions = {}): TokenCounter {
   const encoding = encodingFor(options);
-  const api = encoders[encoding];
-  const splitter: PieceSplitter = {
-    split: splitRegexes[encoding],
-    // ASCII tokens decode to plain strings: no partial characters, no decoder state.
-    tokenLengths: (ascii) => api.encode(ascii, PLAIN_TEXT).map((t) => api.decode([t]).length),
+  const already = loadedEncoding(encoding);
+  let tokenizer: Tokenizer | undefined = already === undefined ? undefined : tokenizerOf(already);
+  const current = (): Tokenizer => {
+    tokenizer ??= tokenizerOf(loadEncodingSync(encoding));
+    return tokenizer;
   };
   const mediaTokens = options.mediaTokens ?? defaultMediaTokens;
   const countText = (text: string): number => {
     if (text.length === 0) return 0;
+    const { api, splitter } = current();
     let n = 0;
     forEachBpeInput(text, splitter, (part) => {
       n += api.countTokens(part, PLAIN_TEXT);
@@ -106,6 +131,7 @@ export function createTokenCounter(options: TokenCounterOptions = {}): TokenCoun
     return n;
   };
   const encode = (text: string): number[] => {
+    const { api, splitter } = current();
     const tokens: number[] = [];
     forEachBpeInput(text, splitter, (part) => {
       for (const token of api.encode(part, PLAIN_TEXT)) tokens.push(token);
@@ -150,8 +176,14 @@ export function createTokenCounter(options: TokenCounterOptions = {}): TokenCoun
     // same shared streaming decoder.
     decode: (tokens) => {
       let text = '';
-      for (const part of api.decodeGenerator(tokens)) text += part;
+      for (const part of current().api.decodeGenerator(tokens)) text += part;
       return text;
+    },
+    async ready() {
+      if (tokenizer === undefined) {
+        const loaded = await loadEncoding(encoding);
+        tokenizer ??= tokenizerOf(loaded);
+      }
     },
     countMessage(message) {
       let tokens = MESSAGE_OVERHEAD_TOKENS + countRole(message.role);

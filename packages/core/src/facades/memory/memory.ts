@@ -75,6 +75,7 @@ export class Memory {
    * @throws MemValidationError (as a rejection) for a non-string message or a bad `tokens`.
    */
   async add(user: string, assistant: string, options?: MemoryAddOptions): Promise<void> {
+    await this.#engine.tokenCounter.ready?.();
     const turn = turnMessages(user, assistant, options, this.#engine.tokenCounter);
     await this.#session.append(turn);
     if (this.#settleOnAdd) await this.#session.idle();
