@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { BenchRun } from '@mem/store-bench';
 import { Redis } from 'ioredis';
 import { APPEND_BASELINE_LUA } from '../src/__fixtures__/append-baseline-lua.ts';
+import { type AppendCounters, appendArgs, countersAfter } from '../src/append-plan.ts';
 import { encodeBatch } from '../src/encode-stored.ts';
 import { createRedisStore } from '../src/index.ts';
 import { type LuaScript, SCRIPTS } from '../src/lua-scripts.ts';
@@ -79,7 +80,7 @@ export async function benchServerTime(run: BenchRun, url: string): Promise<Serve
   try {
     for (const size of sizes) {
       const tag = `server-time-${size}`;
-      // The arguments `store.append` sends (same builder), to either script.
+      // The arguments `store.append` sent before (same builder), to the baseline and the floors.
       const viaScript = (lua: LuaScript, sessionId: string): Side['append'] => {
         const keys = sessionKeys('mem', 'default', sessionId);
         return (i) => {
@@ -89,10 +90,21 @@ export async function benchServerTime(run: BenchRun, url: string): Promise<Serve
           return runScript(client, lua, keys, [...args, ...batch.args]);
         };
       };
+      // The current script with the arguments and counter hints `store.append` sends.
+      const viaPlan = (sessionId: string): Side['append'] => {
+        const keys = sessionKeys('mem', 'default', sessionId);
+        let known: AppendCounters | undefined;
+        return async (i) => {
+          const batch = encodeBatch(run.turnAt(i));
+          const { args, planned } = appendArgs(String(Date.now()), 0, `d${i}`, batch, known);
+          const reply = (await runScript(client, SCRIPTS.append, keys, args)) as unknown[];
+          known = reply[0] === 'ok' ? countersAfter(reply, planned) : undefined;
+        };
+      };
       const rawValues = new Map<number, string[]>();
       const sides: Side[] = [
         { label: 'baseline script (EVALSHA)', append: viaScript(baseline, `${tag}-old`) },
-        { label: 'current script (EVALSHA)', append: viaScript(SCRIPTS.append, `${tag}-new`) },
+        { label: 'current script (EVALSHA)', append: viaPlan(`${tag}-new`) },
         {
           label: 'current, through store.append',
           append: (i) => store.append(`${tag}-store`, run.turnAt(i), { idempotencyKey: `d${i}` }),

@@ -1,9 +1,12 @@
 import { createHash } from 'node:crypto';
 import { MemError } from '@mem/core';
+import { planCompaction } from '@mem/store-test-suite';
 import { Cluster, Redis } from 'ioredis';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { APPEND_BASELINE_LUA } from './__fixtures__/append-baseline-lua.ts';
+import { type AppendCounters, appendArgs, countersAfter } from './append-plan.ts';
 import { encodeBatch } from './encode-stored.ts';
+import { SCRIPTS } from './lua-scripts.ts';
 import { runScript } from './redis-connection.ts';
 import { createRedisStore } from './redis-store.ts';
 import { sessionKeys } from './session-keys.ts';
@@ -96,6 +99,78 @@ describe.each([
         '4:0:7:8',
       ]);
       expect((await s.read('legacy')).messages).toHaveLength(8);
+    } finally {
+      await s.close();
+    }
+  });
+});
+
+describe('the append plan (standalone)', () => {
+  const planned = async (
+    client: Redis,
+    sessionId: string,
+    i: number,
+    known: AppendCounters | undefined,
+  ) => {
+    const batch = encodeBatch(turn(i));
+    const { args, planned } = appendArgs(String(1_700_000_000_000 + i), 0, `p${i}`, batch, known);
+    const keys = sessionKeys('mem', namespace, sessionId);
+    const reply = (await runScript(client, SCRIPTS.append, keys, args)) as unknown[];
+    return { reply, known: countersAfter(reply, planned) };
+  };
+
+  it('is taken while the counters are as planned, and recomputed when another writer moved them', async () => {
+    const client = new Redis(url);
+    clients.push(client);
+    const s = createRedisStore({ url, namespace });
+    try {
+      const first = await planned(client, 'plan', 0, undefined);
+      // No plan on a new session: the script computes and returns the counters.
+      expect(first.reply).toStrictEqual(['ok', '1:0:1:2', 2, 6, 1, 1]);
+      const second = await planned(client, 'plan', 1, first.known);
+      expect(second.reply).toStrictEqual(['ok', '2:0:3:4']);
+      // Another writer appends in between: the stale plan is not taken.
+      await s.append('plan', [message('other')], { idempotencyKey: 'other' });
+      const third = await planned(client, 'plan', 2, second.known);
+      expect(third.reply).toStrictEqual(['ok', '4:0:6:7', 7, 21, 4, 4]);
+      // A compaction in between (epoch + 1) too.
+      await s.compact('plan', await planCompaction(s, 'plan', 2, { tokenCount: 1 }));
+      const fourth = await planned(client, 'plan', 3, third.known);
+      expect(fourth.reply).toStrictEqual(['ok', '6:1:8:9', 8, 22, 5, 5]);
+      expect((await planned(client, 'plan', 4, fourth.known)).reply).toStrictEqual([
+        'ok',
+        '7:1:10:11',
+      ]);
+      const info = await s.info('plan');
+      expect(info).toMatchObject({ version: 7, epoch: 1, lastSeq: 11, messageCount: 10 });
+      expect(info?.tokenCount).toBe(28);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('leaves the trim to the script: a session keeps at most 1,152 keys', async () => {
+    const client = new Redis(url);
+    clients.push(client);
+    let known: AppendCounters | undefined;
+    let plans = 0;
+    for (let i = 0; i < 1_300; i++) {
+      const next = await planned(client, 'trim', i, known);
+      if (next.reply.length === 2) plans += 1;
+      known = next.known;
+    }
+    // Every append but the first and the two that trimmed (the 1,153rd and the 1,282nd: 129
+    // keys dropped each time) took its plan.
+    expect(plans).toBe(1_297);
+    const [kn, ko] = await client.hmget(sessionKeys('mem', namespace, 'trim')[0]!, 'kn', 'ko');
+    expect([kn, ko]).toStrictEqual(['1042', '1300']);
+    expect(known).toMatchObject({ kn: 1_042, ko: 1_300, lastSeq: 2_600, count: 2_600 });
+    const s = createRedisStore({ url, namespace });
+    try {
+      const keys = (await s.export('trim'))?.idempotencyKeys.map((k) => k.key);
+      expect(keys).toHaveLength(1_042);
+      expect(keys?.[0]).toBe('p258');
+      expect(keys?.at(-1)).toBe('p1299');
     } finally {
       await s.close();
     }

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { TRIM_SLACK } from './append-plan.ts';
 import { IDEMPOTENCY_WINDOW } from './encode-stored.ts';
 
 /** A Lua script and its SHA1, run with EVALSHA (EVAL when the server answers NOSCRIPT). */
@@ -7,9 +8,6 @@ export interface LuaScript {
   readonly lua: string;
   readonly sha: string;
 }
-
-/** Idempotency records held beyond the window before a trim drops the oldest of them at once. */
-const TRIM_SLACK = 128;
 
 /*
  * Every script takes the five keys of one session (see `sessionKeys`), all in one hash slot:
@@ -85,36 +83,71 @@ end
 `;
 
 /**
- * ARGV: now, ttl, key field ('k:' .. key), key, tokens, n, then the n id fields ('i:' .. idKey),
- * then the n message JSONs. Four commands: one HMGET (counters, the key's record, the ids), one
- * ZADD, one HSET (counters, the key's record and order, the ids), then PTTL (or PEXPIRE with a
- * ttl). Server time grows with every value that crosses between Lua and Redis (arguments,
- * replies) and every number Redis formats, so the script passes as few as it can: the epoch is
- * not written back (an append keeps it; a first append writes it once), and an id field holds
- * '1' (nothing reads its value; imports and older versions of this script wrote a seq or 0).
+ * ARGV: see `appendArgs` (append-plan.ts): now, ttl, key field, key, tokens, n, the 7 counters
+ * the client's plan expects, the planned record, the n id fields, the planned HSET arguments,
+ * the planned ZADD arguments. One HMGET (counters, the key's record, the ids) decides:
+ * - the plan: when the counters are exactly the expected text (the client's last append left
+ *   them so: one writer per session, the usual case), ZADD and HSET take their arguments from
+ *   ARGV as they are. Lua formats and parses no number and builds no table: on Redis 7.0 each
+ *   number passed to redis.call is printed with %.17g, which costs more than the commands.
+ * - otherwise (first append, another writer, a compaction, a trim due) the script computes the
+ *   values itself as before and returns them (count, tokens, kn, ko) for the client's next plan.
+ * Either way four commands: HMGET, ZADD, HSET, PTTL (PEXPIRE with a ttl). An id field holds '1'
+ * (nothing reads it; imports and older versions wrote a seq or 0); the epoch is written only by
+ * a first append.
  */
 const APPEND = `
 local n = tonumber(ARGV[6])
+local hs = 15 + n
+local zs = hs + 18 + 2 * n
+-- cmd key ARGV[from..to], in calls of at most 1000 arguments (Lua's unpack has a stack limit).
+local function call(cmd, key, from, to)
+  for c = from, to, 1000 do
+    redis.call(cmd, key, unpack(ARGV, c, math.min(to, c + 999)))
+  end
+end
+local function many(cmd, key, a)
+  for i = 1, #a, 1000 do
+    redis.call(cmd, key, unpack(a, i, math.min(#a, i + 999)))
+  end
+end
+local function touch()
+  if ARGV[2] ~= '0' then
+    for i = 1, #KEYS do redis.call('PEXPIRE', KEYS[i], ARGV[2]) end
+  elseif redis.call('PTTL', KEYS[1]) >= 0 then
+    for i = 1, #KEYS do redis.call('PERSIST', KEYS[i]) end
+  end
+end
 local v
 if n <= 1000 then
   v = redis.call('HMGET', KEYS[1], 'state', 'version', 'epoch', 'lastSeq', 'count', 'tokens', 'kn',
-    'ko', ARGV[3], unpack(ARGV, 7, 6 + n))
+    'ko', ARGV[3], unpack(ARGV, 15, 14 + n))
 else
   v = redis.call('HMGET', KEYS[1], 'state', 'version', 'epoch', 'lastSeq', 'count', 'tokens', 'kn',
     'ko', ARGV[3])
-  for c = 7, 6 + n, 1000 do
-    local part = redis.call('HMGET', KEYS[1], unpack(ARGV, c, math.min(6 + n, c + 999)))
-    for j = 1, #part do v[c + 2 + j] = part[j] end
+  for c = 15, 14 + n, 1000 do
+    local part = redis.call('HMGET', KEYS[1], unpack(ARGV, c, math.min(14 + n, c + 999)))
+    for j = 1, #part do v[c - 6 + j] = part[j] end
+  end
+end
+local live = v[1] == 'live'
+if live then
+  if v[9] then return {'dup', v[9]} end
+  for i = 1, n do
+    if v[9 + i] then return {'id', i - 1} end
+  end
+  if v[2] == ARGV[7] and v[3] == ARGV[8] and v[4] == ARGV[9] and v[5] == ARGV[10]
+    and v[6] == ARGV[11] and v[7] == ARGV[12] and v[8] == ARGV[13] then
+    call('ZADD', KEYS[2], zs, zs + 2 * n - 1)
+    call('HSET', KEYS[1], hs, zs - 1)
+    touch()
+    return {'ok', ARGV[14]}
   end
 end
 local version, epoch, lastSeq = tonumber(v[2]) or 0, v[3] or '0', tonumber(v[4]) or 0
 local count, total, kn, ko = 0, 0, 0, 0
 local h
-if v[1] == 'live' then
-  if v[9] then return {'dup', v[9]} end
-  for i = 1, n do
-    if v[9 + i] then return {'id', i - 1} end
-  end
+if live then
   count, total = tonumber(v[5]) or 0, tonumber(v[6]) or 0
   kn, ko = tonumber(v[7]) or 0, tonumber(v[8]) or 0
   h = {}
@@ -125,6 +158,8 @@ end
 version = version + 1
 kn = kn + 1
 ko = ko + 1
+count = count + n
+total = total + tonumber(ARGV[5])
 if kn > ${IDEMPOTENCY_WINDOW + TRIM_SLACK} then
   local of = {}
   for i = 1, kn - ${IDEMPOTENCY_WINDOW} do of[i] = 'o:' .. (ko - kn + i) end
@@ -141,8 +176,8 @@ local rec = version .. ':' .. epoch .. ':' .. (lastSeq + 1) .. ':' .. (lastSeq +
 local m = #h
 h[m + 1], h[m + 2] = 'version', version
 h[m + 3], h[m + 4] = 'lastSeq', lastSeq + n
-h[m + 5], h[m + 6] = 'count', count + n
-h[m + 7], h[m + 8] = 'tokens', total + tonumber(ARGV[5])
+h[m + 5], h[m + 6] = 'count', count
+h[m + 7], h[m + 8] = 'tokens', total
 h[m + 9], h[m + 10] = 'updatedAt', ARGV[1]
 h[m + 11], h[m + 12] = 'kn', kn
 h[m + 13], h[m + 14] = 'ko', ko
@@ -152,28 +187,14 @@ m = m + 18
 local z = {}
 for i = 1, n do
   z[2 * i - 1] = lastSeq + i
-  z[2 * i] = ARGV[6 + n + i]
-  h[m + 2 * i - 1] = ARGV[6 + i]
+  z[2 * i] = ARGV[zs + 2 * i - 1]
+  h[m + 2 * i - 1] = ARGV[14 + i]
   h[m + 2 * i] = '1'
 end
-if n <= 480 then
-  redis.call('ZADD', KEYS[2], unpack(z))
-  redis.call('HSET', KEYS[1], unpack(h))
-else
-  for c = 1, 2 * n, 1000 do
-    redis.call('ZADD', KEYS[2], unpack(z, c, math.min(2 * n, c + 999)))
-  end
-  for c = 1, #h, 1000 do
-    redis.call('HSET', KEYS[1], unpack(h, c, math.min(#h, c + 999)))
-  end
-end
-local ttl = tonumber(ARGV[2])
-if ttl > 0 then
-  for i = 1, #KEYS do redis.call('PEXPIRE', KEYS[i], ttl) end
-elseif redis.call('PTTL', KEYS[1]) >= 0 then
-  for i = 1, #KEYS do redis.call('PERSIST', KEYS[i]) end
-end
-return {'ok', rec}
+many('ZADD', KEYS[2], z)
+many('HSET', KEYS[1], h)
+touch()
+return {'ok', rec, count, total, kn, ko}
 `;
 
 /** ARGV: now, ttl, expectedVersion ('' = none), tokens, n, then n id fields, n message JSONs. */

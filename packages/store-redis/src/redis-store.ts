@@ -16,6 +16,7 @@ import {
   type Store,
   versionConflictError,
 } from '@mem/core/backend';
+import { type AppendCounters, appendArgs, countersAfter } from './append-plan.ts';
 import {
   decodeAppendRecord,
   decodeArchive,
@@ -63,12 +64,15 @@ export function createRedisStore(options: RedisStoreOptions): Store {
   // The keys of the session used last (an agent works on one session at a time).
   let lastId: string | undefined;
   let lastKeys: string[] = [];
+  // The counters its last append left (a hint: the append script checks them; see append-plan).
+  let lastCounters: AppendCounters | undefined;
   const begin = (sessionId: unknown): string[] => {
     assertValidSessionId(sessionId);
     assertOpen();
     if (sessionId !== lastId) {
       lastKeys = sessionKeys(prefix, namespace, sessionId);
       lastId = sessionId;
+      lastCounters = undefined;
     }
     return lastKeys;
   };
@@ -92,15 +96,19 @@ export function createRedisStore(options: RedisStoreOptions): Store {
       const keys = begin(sessionId);
       const batch = encodeBatch(messages);
       const key = readIdempotencyKey(appendOptions);
-      const n = batch.ids.length;
-      const args = [at(), ttl, `k:${key}`, key, batch.tokens, n, ...batch.args];
-      const [status, value] = (await run(keys, 'append', args)) as [string, unknown];
+      const { args, planned } = appendArgs(at(), ttl, key, batch, lastCounters);
+      const reply = (await run(keys, 'append', args)) as unknown[];
+      const [status, value] = reply as [string, unknown];
       if (status === 'id') {
         const i = Number(value);
         throw new MemValidationError(
           `messages[${i}].id`,
           `[mem/store] messages[${i}].id ${JSON.stringify(batch.ids[i])} is already used in session ${JSON.stringify(sessionId)}; message ids are unique per session (active or archived).`,
         );
+      }
+      // Only for the session the store still works on (another call may have moved on).
+      if (lastId === sessionId) {
+        lastCounters = status === 'ok' ? countersAfter(reply, planned) : undefined;
       }
       return decodeAppendRecord(value, status === 'dup');
     }),
