@@ -57,7 +57,8 @@ interface SessionKey {
  *   finds the lock held waits for it on timers, up to `busyTimeoutMs` (see `connection.ts`).
  * - Rows read back are checked (`decode-rows.ts`); a file deleted or replaced while open fails
  *   every later call (`database-file.ts`).
- * - Every statement is prepared once per connection; values are bound, never part of SQL text.
+ * - Every statement is prepared on its first use, once per connection; values are bound, never
+ *   part of SQL text.
  * - Tail reads (`from: 'end'` + `limit`) walk the `(session, seq)` key backwards:
  *   O(limit), whatever the session's length.
  * - `pop` reads the newest row and deletes it in the same IMMEDIATE transaction, so no append
