@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { fmtUs, printTable } from '@mem/bench-kit';
 import type { EngineResult } from './engine-bench.ts';
 import {
@@ -25,8 +26,11 @@ import { benchWorstCaseTokens } from './worst-case-tokens-bench.ts';
  *   recency vs BM25 within the same budgets (recall/recall-bench.ts, own tables and JSON line);
  *   `--recall-data=<dir>` (or MEM_RECALL_DATA) adds LoCoMo from that directory, as external data.
  * - recall-speed: context() with retrieval on 1k / 10k-interaction sessions (recall-speed-bench.ts).
- * `--quick` shrinks the sizes; `--only=window|engine|tokens|conditions|recall|recall-speed` runs
- * one part.
+ * - cold: importing the built @mem/core vs `ai` in fresh processes, first count, bundle size
+ *   (cold-start-bench.ts; needs `pnpm --filter @mem/core build`; `--cold-before=<dist dir>` adds a
+ *   baseline build to the same interleaved rounds).
+ * `--quick` shrinks the sizes; `--only=window|engine|tokens|conditions|recall|recall-speed|cold`
+ * runs one part.
  */
 const quick = process.argv.includes('--quick');
 const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
@@ -187,6 +191,13 @@ if (only === undefined || only === 'tokens') {
     })),
   );
   out.worstCaseTokens = results;
+}
+if (only === undefined || only === 'cold') {
+  const cold = await import('./cold-start-bench.ts');
+  const before = process.argv.find((a) => a.startsWith('--cold-before='))?.slice(14);
+  if (only === 'cold' || existsSync(cold.BUILT_CORE)) {
+    out.coldStart = await cold.runColdStartBench({ rounds: quick ? 10 : 20, before });
+  } else console.log('cold start: skipped, no build (pnpm --filter @mem/core build)');
 }
 console.log(JSON.stringify(out));
 if (only === undefined || only === 'conditions') await import('./condition-bench.ts');
