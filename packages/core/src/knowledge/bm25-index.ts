@@ -1,5 +1,6 @@
 import { analyzeText } from './analyze-text.ts';
 import { searchBm25 } from './bm25-search.ts';
+import { termImpact } from './bm25-state.ts';
 import type { KnowledgeChunk } from './knowledge-base-spec.ts';
 import { searchableText } from './knowledge-base-spec.ts';
 import {
@@ -93,8 +94,10 @@ export class Bm25Index {
   search(terms: readonly string[], topK: number, session?: string): ScoredChunk[] {
     const table = this.#table;
     if (table.size === 0 || terms.length === 0) return [];
-    const only = session === undefined ? 0 : this.#sessionNumbers.get(session);
-    if (only === undefined) return [];
+    const number = session === undefined ? 0 : this.#sessionNumbers.get(session);
+    if (number === undefined) return [];
+    // Every chunk is that session's: no need to check each document's session.
+    const only = this.sessions.size === 1 ? 0 : number;
     table.refreshNorms();
     return searchBm25(table, terms, topK, only).map((slot) => ({
       chunk: (table.entries[slot] as IndexedChunk).chunk,
@@ -130,6 +133,10 @@ export class Bm25Index {
         this.#postings.set(term, posting);
       }
       appendPosting(posting, entry.slot, tf);
+      if (posting.impactNorm >= 0) {
+        const impact = termImpact(tf, entry.length, posting.impactNorm);
+        if (impact > posting.maxImpact) posting.maxImpact = impact;
+      }
     }
     session.set(chunk.id, entry);
   }

@@ -1,5 +1,6 @@
-import { BM25_K1, type Bm25SearchState, type TermList } from './bm25-state.ts';
+import { BM25_K1, type Bm25SearchState, type TermList, termImpact } from './bm25-state.ts';
 import { finishCandidates, RECHECK } from './finish-candidates.ts';
+import type { Posting } from './postings.ts';
 import { kthScore, selectTopK } from './select-top-k.ts';
 
 export type { Bm25SearchState, TermList } from './bm25-state.ts';
@@ -9,6 +10,33 @@ export { BM25_B, BM25_K1 } from './bm25-state.ts';
 const SLACK = 1 + 1e-9;
 /** Most query terms a search scores: the `MAX_QUERY_TERMS` with the highest bound (rarest). */
 export const MAX_QUERY_TERMS = 8;
+
+/** The posting's impact bound is recomputed with this share of the current norm slope, so it stays valid while the average document grows by up to ~1/9. */
+const IMPACT_MARGIN = 0.9;
+
+/**
+ * At least `termImpact(tf, length, normPerLength)` of every document in `posting`: its kept
+ * bound (`Posting.maxImpact`), recomputed in one pass when the average document length has
+ * moved out of the margin (a lower slope gives a higher impact, so a bound computed with a
+ * slope at most the current one holds).
+ */
+function termImpactBound(state: Bm25SearchState, posting: Posting): number {
+  const slope = state.normPerLength;
+  if (posting.impactNorm >= 0 && posting.impactNorm <= slope && posting.impactNorm >= 0.8 * slope) {
+    return posting.maxImpact;
+  }
+  const norm = slope * IMPACT_MARGIN;
+  const { slots, tfs, size } = posting;
+  const { lengths } = state;
+  let max = 0;
+  for (let j = 0; j < size; j++) {
+    const impact = termImpact(tfs[j] as number, lengths[slots[j] as number] as number, norm);
+    if (impact > max) max = impact;
+  }
+  posting.impactNorm = norm;
+  posting.maxImpact = max;
+  return max;
+}
 
 /** Lucene's BM25 idf: never negative, even for a term in every document. */
 export function bm25Idf(documents: number, frequency: number): number {
@@ -38,7 +66,8 @@ export function searchBm25(
     if (posting === undefined || posting.size === 0) continue;
     const weight = bm25Idf(state.size, posting.size) * (BM25_K1 + 1);
     const bound = (weight * posting.maxTf) / (posting.maxTf + state.minNorm);
-    lists.push({ posting, weight, bound });
+    const tight = weight * termImpactBound(state, posting);
+    lists.push({ posting, weight, bound, tight: Math.min(bound, tight) });
   }
   if (lists.length === 0) return [];
   lists.sort((a, b) => b.bound - a.bound);
@@ -47,7 +76,7 @@ export function searchBm25(
   if (lists.length > MAX_QUERY_TERMS) lists.length = MAX_QUERY_TERMS;
   const rest = new Float64Array(lists.length + 1);
   for (let i = lists.length - 1; i >= 0; i--) {
-    rest[i] = ((rest[i + 1] as number) + (lists[i] as TermList).bound) * SLACK;
+    rest[i] = ((rest[i + 1] as number) + (lists[i] as TermList).tight) * SLACK;
   }
 
   const { lengths, normBase, normPerLength, sessionOf, scores, stamps, touched } = state;

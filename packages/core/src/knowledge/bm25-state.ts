@@ -34,6 +34,16 @@ export interface TermList {
   posting: Posting;
   /** idf · (k1 + 1). */
   weight: number;
-  /** Most this term can add to a score: `weight · maxTf / (maxTf + minNorm)`. */
+  /**
+   * Most this term can add to a score: `weight · maxTf / (maxTf + minNorm)`. Picks and orders
+   * the query terms (so which terms are scored, and in what order, never depends on `tight`).
+   */
   bound: number;
+  /** A bound at most `bound`, from the posting's own documents (`termImpactBound`): for pruning. */
+  tight: number;
+}
+
+/** BM25's saturated term frequency for a document, given the norm's slope. */
+export function termImpact(tf: number, length: number, normPerLength: number): number {
+  return tf / (tf + BM25_K1 * (1 - BM25_B) + normPerLength * length);
 }

@@ -9,10 +9,24 @@ export interface Posting {
   size: number;
   /** Highest term frequency in the posting (bounds what the term can add to a score). */
   maxTf: number;
+  /**
+   * A tighter bound, kept by the search (`termImpactBound`): at least every entry's
+   * `tf / (tf + normBase + impactNorm · length)`, for the norm slope `impactNorm` (-1: not
+   * computed yet). A bound for any slope at least `impactNorm`; removals keep it a bound.
+   */
+  impactNorm: number;
+  maxImpact: number;
 }
 
 export function createPosting(): Posting {
-  return { slots: new Int32Array(4), tfs: new Int32Array(4), size: 0, maxTf: 0 };
+  return {
+    slots: new Int32Array(4),
+    tfs: new Int32Array(4),
+    size: 0,
+    maxTf: 0,
+    impactNorm: -1,
+    maxImpact: 0,
+  };
 }
 
 /** Adds `slot` (larger than every slot in the posting) with its term frequency. */
