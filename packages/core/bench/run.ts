@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { fmtUs, printTable } from '@mem/bench-kit';
+import { createTokenCounter } from '../src/tokens/token-counter.ts';
 import type { EngineResult } from './engine-bench.ts';
 import {
   benchEngines,
@@ -35,6 +36,13 @@ import { benchWorstCaseTokens } from './worst-case-tokens-bench.ts';
 const quick = process.argv.includes('--quick');
 const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
 const out: Record<string, unknown> = { bench: '@mem/core', node: process.version, quick };
+// The window and tokens benches compare with gpt-tokenizer's modules and clear their merge
+// caches: load the counters' encodings by import() first, so both use one module instance (under
+// tsx a synchronous first count would require a second copy of the encoding).
+if (only === undefined || only === 'window' || only === 'tokens') {
+  await createTokenCounter({ encoding: 'o200k_base' }).ready?.();
+  await createTokenCounter({ encoding: 'cl100k_base' }).ready?.();
+}
 
 if (only === undefined || only === 'window') {
   const sizes = quick ? [1_000, 10_000] : [1_000, 10_000, 100_000];
