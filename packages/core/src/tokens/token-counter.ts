@@ -112,7 +112,9 @@ function tokenizerOf({ api, splitRegex }: LoadedEncoding): Tokenizer {
  * by `ready()`, or synchronously by the first count on Node. Where no synchronous load exists (a
  * browser or edge bundle), a count before `ready()` throws a MemError saying so.
  */
-export function createTokenCounter(options: TokenCounterOptions = {}): TokenCounter {
+export function createTokenCounter(
+  options: TokenCounterOptions = {},
+): TokenCounter & { ready(): Promise<void> } {
   const encoding = encodingFor(options);
   const already = loadedEncoding(encoding);
   let tokenizer: Tokenizer | undefined = already === undefined ? undefined : tokenizerOf(already);
