@@ -1,6 +1,6 @@
 import type { KnowledgeHit } from '../knowledge/knowledge-base-spec.ts';
 import type { Interaction } from '../model/interaction.ts';
-import type { CountedMessage } from '../model/message.ts';
+import type { CountedMessage, Message } from '../model/message.ts';
 import type { ShortTermStrategy } from '../strategies/short-term/short-term-strategy.ts';
 import { selectionMessages, selectWindow } from '../strategies/short-term/short-term-strategy.ts';
 import type { EngineContext } from './engine-context.ts';
@@ -54,6 +54,21 @@ export function createContextAssembler(
       ctx.counter.replyPrimingTokens,
     );
 
+  // The query of the last call, by the user messages it was made of (the same objects until
+  // the session changes): a context built again for the same question skips the analysis.
+  let lastRecall:
+    | { newest: Message; previous: Message | undefined; query: string | undefined }
+    | undefined;
+  const recall = (interactions: readonly Interaction[]): string | undefined => {
+    const newest = interactions.at(-1)?.messages[0];
+    const previous = interactions.at(-2)?.messages[0];
+    if (newest === undefined) return undefined;
+    if (newest === lastRecall?.newest && previous === lastRecall.previous) return lastRecall.query;
+    const query = recallQuery(interactions);
+    lastRecall = { newest, previous, query };
+    return query;
+  };
+
   return async (options: ContextOptions = {}): Promise<MemoryContext> => {
     const next = countNext(ctx, options.next);
     await state.sync(ctx.store);
@@ -67,7 +82,7 @@ export function createContextAssembler(
         knowledge: [],
       };
     }
-    const query = recallQuery(interactions);
+    const query = recall(interactions);
     const room = knowledgeRoom(
       ctx,
       state.log.system,
@@ -103,13 +118,16 @@ export function createContextAssembler(
     let selection = select(knowledge.message, interactions);
     // The window may have grown into room knowledge left unused: repeat nothing it now shows
     // (dropping hits only frees room, so the window keeps all it had).
-    const shown = new Set(room.shown);
     if (knowledge.hits.length > 0) {
-      for (const i of selection.interactions) for (const m of i.messages) shown.add(m.id);
-    }
-    if (knowledge.hits.some((h) => isRepeat(h, shown))) {
-      knowledge = knowledgeMessage(ctx, knowledge.hits, { ...room, shown });
-      selection = select(knowledge.message, interactions);
+      const grown = new Set<string>();
+      for (const i of selection.interactions) {
+        for (const m of i.messages) if (!room.shown.has(m.id)) grown.add(m.id);
+      }
+      const shown = { has: (id: string) => room.shown.has(id) || grown.has(id) };
+      if (grown.size > 0 && knowledge.hits.some((h) => isRepeat(h, shown))) {
+        knowledge = knowledgeMessage(ctx, knowledge.hits, { ...room, shown });
+        selection = select(knowledge.message, interactions);
+      }
     }
     return {
       messages: selectionMessages(selection),

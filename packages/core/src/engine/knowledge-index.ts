@@ -7,6 +7,7 @@ import { type CountedMessage, isSummaryMessage } from '../model/message.ts';
 import { summaryBody } from '../model/summary-message.ts';
 import type { StoredMessage } from '../store/store-spec.ts';
 import type { EngineContext } from './engine-context.ts';
+import { priceDayLines } from './knowledge-message.ts';
 import { type ChunkSplit, turnChunks } from './turn-chunks.ts';
 
 type KnowledgeTarget = { config: SummarizerStrategyConfig; collectionId: string };
@@ -43,6 +44,7 @@ export async function indexInteractions(
     const chunks = interactionChunks(sessionId, interactions, splitOf(ctx, config), before);
     if (chunks.length === 0) continue;
     await ctx.knowledgeBase!.add(collectionId, chunks);
+    priceDayLines(ctx, chunks);
     ctx.events.emit('knowledge:indexed', { sessionId, collectionId, chunks: chunks.length });
   }
 }
@@ -99,6 +101,7 @@ export async function indexCompaction(
     await kb.delete(target.collection_id, { sessionId, summaryIds: folded });
   }
   await kb.add(target.collection_id, chunks);
+  priceDayLines(ctx, chunks);
   ctx.events.emit('knowledge:indexed', {
     sessionId,
     collectionId: target.collection_id,

@@ -1,5 +1,5 @@
 import type { MemoryProfile } from '../config/parse-profile.ts';
-import type { KnowledgeHit } from '../knowledge/knowledge-base-spec.ts';
+import type { KnowledgeChunk, KnowledgeHit } from '../knowledge/knowledge-base-spec.ts';
 import type { Interaction } from '../model/interaction.ts';
 import type { CountedMessage } from '../model/message.ts';
 import type { EngineContext } from './engine-context.ts';
@@ -12,12 +12,13 @@ interface Frame {
   perLine: number;
   /** A day line's price before the exact count: the widest the line can be. */
   dayEstimate: number;
-  /** Exact prices of day lines seen, bounded. */
-  dayLines: Map<string, number>;
+  /** Exact prices of day lines seen, by the minute they show (see `minuteOf`), bounded. */
+  dayLines: Map<number, number>;
 }
 
 const frames = new WeakMap<EngineContext['counter'], Frame>();
-const MAX_PRICED_DAY_LINES = 4_096;
+/** Enough for the chunks of a 10,000-interaction session, so lines priced at indexing stay. */
+const MAX_PRICED_DAY_LINES = 32_768;
 
 function frameTokens(ctx: EngineContext): Frame {
   let frame = frames.get(ctx.counter);
@@ -36,14 +37,27 @@ function frameTokens(ctx: EngineContext): Frame {
   return frame;
 }
 
-function dayLineTokens(ctx: EngineContext, frame: Frame, line: string): number {
-  let tokens = frame.dayLines.get(line);
+/** The price of the day line for a hit starting at `ms`, counted once per minute shown. */
+function dayLineTokens(ctx: EngineContext, frame: Frame, ms: number): number {
+  const minute = minuteOf(ms);
+  let tokens = frame.dayLines.get(minute);
   if (tokens === undefined) {
-    tokens = ctx.counter.countText(line);
+    tokens = ctx.counter.countText(dayLine(ms));
     if (frame.dayLines.size >= MAX_PRICED_DAY_LINES) frame.dayLines.clear();
-    frame.dayLines.set(line, tokens);
+    frame.dayLines.set(minute, tokens);
   }
   return tokens;
+}
+
+/**
+ * Prices the day lines the chunks would show, ahead of any search (indexing runs in the
+ * background): a context with their hits then counts no line.
+ */
+export function priceDayLines(ctx: EngineContext, chunks: readonly KnowledgeChunk[]): void {
+  const frame = frameTokens(ctx);
+  for (const chunk of chunks) {
+    dayLineTokens(ctx, frame, chunk.metadata.start ?? chunk.metadata.createdAt);
+  }
 }
 
 /** What the knowledge message may hold, and what it must not repeat. */
@@ -53,8 +67,11 @@ export interface KnowledgeRoom {
   /** At most this many hits. */
   maxHits: number;
   /** Ids of messages the prompt shows anyway: hits made only of these are dropped. */
-  shown: ReadonlySet<string>;
+  shown: Shown;
 }
+
+/** A set of message ids, as far as `isRepeat` reads it. */
+export type Shown = Pick<ReadonlySet<string>, 'has'>;
 
 /**
  * The budget rule. With a short-term budget B (the tightest `memory_max_tokens`):
@@ -71,7 +88,7 @@ export function knowledgeRoom(
   shortTerm: MemoryProfile['shortTerm'],
   share: number,
   maxHits: number,
-): KnowledgeRoom {
+): KnowledgeRoom & { shown: ReadonlySet<string> } {
   const newest = interactions.at(-1);
   const shown = new Set<string>();
   for (const m of newest?.messages ?? []) shown.add(m.id);
@@ -97,7 +114,7 @@ export function knowledgeRoom(
 }
 
 /** True when every message the hit quotes is shown anyway (or it is an active summary). */
-export function isRepeat(hit: KnowledgeHit, shown: ReadonlySet<string>): boolean {
+export function isRepeat(hit: KnowledgeHit, shown: Shown): boolean {
   const { kind, summaryId, messageIds } = hit.chunk.metadata;
   if (kind === 'summary' && summaryId !== undefined && shown.has(summaryId)) return true;
   return messageIds.length > 0 && messageIds.every((id) => shown.has(id));
@@ -163,9 +180,9 @@ function render(
   for (const hit of ordered) {
     const d = dayOf(hit);
     if (d !== day) {
-      const line = `[${isoOf(startOf(hit)).slice(0, 16).replace('T', ' ')}]`;
-      lines.push(line);
-      tokens += frame.perLine + dayLineTokens(ctx, frame, line);
+      const start = startOf(hit);
+      lines.push(dayLine(start));
+      tokens += frame.perLine + dayLineTokens(ctx, frame, start);
     }
     day = d;
     lines.push(hit.chunk.text);
@@ -175,6 +192,16 @@ function render(
 }
 
 const startOf = (hit: KnowledgeHit) => hit.chunk.metadata.start ?? hit.chunk.metadata.createdAt;
+/** The line heading a day's hits: `[YYYY-MM-DD HH:MM]` (UTC) of the first one shown. */
+const dayLine = (ms: number) => `[${isoOf(ms).slice(0, 16).replace('T', ' ')}]`;
+/**
+ * The minute `dayLine` shows, as a number: equal numbers, equal lines (Date drops the fraction
+ * of a millisecond first). A time Date cannot show (every such line is `[undated]`): -Infinity.
+ */
+function minuteOf(ms: number): number {
+  const time = new Date(ms).getTime();
+  return Number.isNaN(time) ? Number.NEGATIVE_INFINITY : Math.floor(time / 60_000);
+}
 const DAY_MS = 86_400_000;
 /** The UTC day a hit starts on, as a number (cheap to compare; the line is made only when shown). */
 const dayOf = (hit: KnowledgeHit) => Math.floor(startOf(hit) / DAY_MS);

@@ -1,4 +1,4 @@
-import { analyzeText } from '../knowledge/analyze-text.ts';
+import { analyzeQuery } from '../knowledge/analyze-text.ts';
 import type { Interaction } from '../model/interaction.ts';
 import { messageText } from '../model/message.ts';
 
@@ -40,5 +40,5 @@ function withoutQuestionWords(text: string): string {
 }
 
 function isFollowUp(text: string, own: string): boolean {
-  return FOLLOW_UP_START.test(text) || analyzeText(own).length < MIN_OWN_TERMS;
+  return FOLLOW_UP_START.test(text) || analyzeQuery(own).length < MIN_OWN_TERMS;
 }

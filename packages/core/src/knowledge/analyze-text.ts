@@ -77,6 +77,20 @@ export function analyzeText(text: string, options: AnalyzeOptions = {}): string[
   return terms;
 }
 
+let lastQuery: { text: string; terms: readonly string[] } | undefined;
+
+/**
+ * `analyzeText(text)`, remembering the last text asked for: the engine analyzes a query (to
+ * tell a follow-up) just before the knowledge base analyzes the same text again. The result is
+ * shared: read it, do not change it.
+ */
+export function analyzeQuery(text: string): readonly string[] {
+  if (lastQuery !== undefined && lastQuery.text === text) return lastQuery.terms;
+  const terms = analyzeText(text);
+  lastQuery = { text, terms };
+  return terms;
+}
+
 const ENGLISH_WORD = /^[a-z]{3,}$/;
 
 /**

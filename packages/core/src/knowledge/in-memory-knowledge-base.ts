@@ -1,5 +1,5 @@
 import { MemStoreError } from '../errors/errors.ts';
-import { analyzeText } from './analyze-text.ts';
+import { analyzeQuery } from './analyze-text.ts';
 import { Bm25Index } from './bm25-index.ts';
 import { deleteMatcher } from './delete-matcher.ts';
 import { embedTexts } from './embed-texts.ts';
@@ -117,7 +117,7 @@ export function createInMemoryKnowledgeBase(
       const { topK, sessionId } = parseSearchOptions(searchOptions);
       const found = collections.get(collectionId);
       if (found === undefined) return [];
-      const terms = analyzeText(text);
+      const terms = analyzeQuery(text);
       if (terms.length === 0) return [];
       if (embedder === undefined || retrieval === 'lexical') {
         return copies(rankHits(lexical(found, terms, topK, sessionId)));
