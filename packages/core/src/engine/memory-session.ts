@@ -1,4 +1,8 @@
-import { isSummarizerConfig, summarizerStrategySchema } from '../config/profile-schema.ts';
+import {
+  isSummarizerConfig,
+  type SummarizerStrategyConfig,
+  summarizerStrategySchema,
+} from '../config/profile-schema.ts';
 import { MemStoreError, MemValidationError } from '../errors/errors.ts';
 import { isSummaryMessage } from '../model/message.ts';
 import type { StoredMessage, SummaryRecord } from '../store/store-spec.ts';
@@ -20,10 +24,13 @@ import { createTurnIndexing } from './turn-indexing.ts';
 
 export type { ContextOptions, MemoryContext };
 
-const defaultSummarizerConfig = summarizerStrategySchema.parse({
-  long_term_memory_id: 'summarizer',
-  interaction_keep: 0,
-});
+// Parsed on first use, not at import: a zod parse compiles the schema (milliseconds of cold start).
+let defaultSummarizerConfig: SummarizerStrategyConfig | undefined;
+const defaultSummarizer = (): SummarizerStrategyConfig =>
+  (defaultSummarizerConfig ??= summarizerStrategySchema.parse({
+    long_term_memory_id: 'summarizer',
+    interaction_keep: 0,
+  }));
 
 export type { MessageInput };
 
@@ -195,7 +202,7 @@ export function createSession(
       while (state.running !== undefined) await state.running;
       const base = ctx.profile.longTerm.map((e) => e.config).find(isSummarizerConfig);
       const config = {
-        ...(base ?? defaultSummarizerConfig),
+        ...(base ?? defaultSummarizer()),
         ...(options.keepInteractions === undefined
           ? {}
           : { interaction_keep: options.keepInteractions }),
