@@ -24,15 +24,15 @@ export const PER_REQUEST_PROFILE = {
 
 const SESSION = 'per-request';
 
-/** A cold variant: the default close (checkpoints), or `checkpointOnClose: false`. */
+/** A cold variant: the default (close closes; the last close checkpoints), or `reuseConnection`. */
 export interface ColdVariant {
   label: string;
-  checkpointOnClose: boolean;
+  reuseConnection: boolean;
 }
 
 const VARIANTS: readonly ColdVariant[] = [
-  { label: 'default close', checkpointOnClose: true },
-  { label: 'checkpointOnClose: false', checkpointOnClose: false },
+  { label: 'default', reuseConnection: false },
+  { label: 'reuseConnection: true', reuseConnection: true },
 ];
 
 export interface PerRequestRow {
@@ -74,10 +74,10 @@ export async function coldTurn(
   path: string,
   input: ReturnType<typeof turnInput>,
   probe: boolean,
-  checkpointOnClose: boolean,
+  reuseConnection: boolean,
 ): Promise<ChildTimes> {
   const t0 = performance.now();
-  const store = createSqliteStore({ path, checkpointOnClose });
+  const store = createSqliteStore({ path, reuseConnection });
   const session = engineOn(store).session(SESSION);
   if (probe) await store.info(SESSION);
   const t1 = performance.now();
@@ -102,14 +102,14 @@ async function prefilled(run: BenchRun, path: string, interactions: number): Pro
 function spawnTurn(
   path: string,
   input: ReturnType<typeof turnInput>,
-  checkpointOnClose: boolean,
+  reuseConnection: boolean,
 ): Promise<ChildTimes & { processMs: number }> {
   const child = fileURLToPath(new URL('./per-request-child.ts', import.meta.url));
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
     execFile(
       process.execPath,
-      [...process.execArgv, child, path, JSON.stringify(input), String(checkpointOnClose)],
+      [...process.execArgv, child, path, JSON.stringify(input), String(reuseConnection)],
       { maxBuffer: 1 << 20 },
       (error, stdout) => {
         const processMs = performance.now() - t0;
@@ -134,10 +134,10 @@ export async function runPerRequest(run: BenchRun, dir: string): Promise<void> {
   for (const size of sizes) {
     const warmPath = join(dir, `per-request-warm-${size}.db`);
     await prefilled(run, warmPath, size);
-    // One file per variant: the connection checkpointOnClose: false keeps open would make the
-    // default side's closes skip the checkpoint too.
+    // One file per variant: the connection reuseConnection keeps open would make the default
+    // side's closes skip the checkpoint too.
     const coldPaths = VARIANTS.map((v) =>
-      join(dir, `per-request-cold-${size}-${v.checkpointOnClose}.db`),
+      join(dir, `per-request-cold-${size}-${v.reuseConnection}.db`),
     );
     for (const path of coldPaths) await prefilled(run, path, size);
     const warmStore = createSqliteStore({ path: warmPath });
@@ -154,9 +154,9 @@ export async function runPerRequest(run: BenchRun, dir: string): Promise<void> {
       for (const [v, variant] of VARIANTS.entries()) {
         const path = coldPaths[v]!;
         const c0 = performance.now();
-        await coldTurn(path, turnInput(run, next++), false, variant.checkpointOnClose);
+        await coldTurn(path, turnInput(run, next++), false, variant.reuseConnection);
         const c = performance.now() - c0;
-        const s = await coldTurn(path, turnInput(run, next++), true, variant.checkpointOnClose);
+        const s = await coldTurn(path, turnInput(run, next++), true, variant.reuseConnection);
         if (r < warmUp) continue;
         cold[v]!.push(c);
         steps[v]!.push(s);
@@ -181,7 +181,7 @@ export async function runPerRequest(run: BenchRun, dir: string): Promise<void> {
       const children: Fresh[] = [];
       for (let r = 0; r < freshRounds; r++) {
         children.push(
-          await spawnTurn(coldPaths[v]!, turnInput(run, next++), variant.checkpointOnClose),
+          await spawnTurn(coldPaths[v]!, turnInput(run, next++), variant.reuseConnection),
         );
       }
       const child = (k: keyof Fresh) => median(children.map((c) => c[k]));
@@ -195,7 +195,7 @@ export async function runPerRequest(run: BenchRun, dir: string): Promise<void> {
         'process (spawn to exit)': fmtMs(child('processMs')),
       });
       const { interactions: _, warmMs: __, variant: ___, ...figures } = row;
-      json[size]![variant.checkpointOnClose ? 'cold' : 'coldNoCheckpointOnClose'] = {
+      json[size]![variant.reuseConnection ? 'coldReuseConnection' : 'cold'] = {
         ...figures,
         fresh: Object.fromEntries(
           (['openMs', 'appendMs', 'contextMs', 'closeMs', 'processMs'] as const).map((k) => [

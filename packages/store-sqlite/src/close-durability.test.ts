@@ -72,7 +72,7 @@ describe('createSqliteStore: a store closed per request, then the process SIGKIL
     expect(await storedIds(path)).toEqual(expectedIds);
   });
 
-  it('keeps every acknowledged turn with checkpointOnClose: false (the process held the file open)', async () => {
+  it('keeps every acknowledged turn with reuseConnection (the process kept the file open)', async () => {
     const path = await migratedFile();
     await killedAfterClose(path, true);
     // Nothing checkpointed: the turns are in the WAL the killed process left.
@@ -81,34 +81,53 @@ describe('createSqliteStore: a store closed per request, then the process SIGKIL
   });
 });
 
-describe('createSqliteStore: checkpointOnClose', () => {
-  it('false: close leaves the WAL (no checkpoint), and a new store reads what was appended', async () => {
+const turn = (id: string) => [
+  { id, role: 'user' as const, content: `hi ${id}`, createdAt: 1, tokenCount: 2 },
+];
+
+describe('createSqliteStore: reuseConnection', () => {
+  it('close leaves the connection and the WAL; the next stores read and extend what was appended', async () => {
     const path = await migratedFile();
     for (let i = 0; i < 3; i++) {
-      const store = createSqliteStore({ path, checkpointOnClose: false });
-      await store.append(
-        's',
-        [{ id: `m${i}`, role: 'user', content: `hi ${i}`, createdAt: 1, tokenCount: 2 }],
-        {
-          idempotencyKey: `k${i}`,
-        },
-      );
+      const store = createSqliteStore({ path, reuseConnection: true });
+      expect((await store.read('s')).messages).toHaveLength(i);
+      await store.append('s', turn(`m${i}`), { idempotencyKey: `k${i}` });
       await store.close();
       expect(existsSync(`${path}-wal`)).toBe(true);
     }
     expect(await storedIds(path)).toEqual(['m0', 'm1', 'm2']);
   });
 
-  it('true (the default): the last close checkpoints and deletes the WAL', async () => {
+  it('two stores open at once each get a connection, and both closes keep what they wrote', async () => {
+    const path = await migratedFile();
+    const a = createSqliteStore({ path, reuseConnection: true });
+    const b = createSqliteStore({ path, reuseConnection: true });
+    await a.append('s', turn('a'), { idempotencyKey: 'a' });
+    await b.append('s', turn('b'), { idempotencyKey: 'b' });
+    await a.close();
+    await b.close();
+    const c = createSqliteStore({ path, reuseConnection: true });
+    expect((await c.read('s')).messages.map((m) => m.id)).toEqual(['a', 'b']);
+    await c.close();
+  });
+
+  it('a file deleted at the path is not read through the connection left open on it', async () => {
+    const path = await migratedFile();
+    const old = createSqliteStore({ path, reuseConnection: true });
+    await old.append('s', turn('old'), { idempotencyKey: 'old' });
+    await old.close();
+    for (const suffix of ['', '-wal', '-shm']) rmSync(`${path}${suffix}`, { force: true });
+    const fresh = createSqliteStore({ path, reuseConnection: true });
+    expect((await fresh.read('s')).messages).toEqual([]);
+    await fresh.append('s', turn('new'), { idempotencyKey: 'new' });
+    await fresh.close();
+    expect(await storedIds(path)).toEqual(['new']);
+  });
+
+  it('off (the default): the last close checkpoints and deletes the WAL', async () => {
     const path = join(dir, `default-${++files}.db`);
     const store = createSqliteStore({ path });
-    await store.append(
-      's',
-      [{ id: 'm', role: 'user', content: 'hi', createdAt: 1, tokenCount: 2 }],
-      {
-        idempotencyKey: 'k',
-      },
-    );
+    await store.append('s', turn('m'), { idempotencyKey: 'k' });
     expect(existsSync(`${path}-wal`)).toBe(true);
     await store.close();
     expect(existsSync(`${path}-wal`)).toBe(false);
@@ -116,7 +135,7 @@ describe('createSqliteStore: checkpointOnClose', () => {
 
   it('rejects a value that is not a boolean, naming the option', () => {
     expect(() =>
-      createSqliteStore({ path: join(dir, 'x.db'), checkpointOnClose: 'no' as unknown as boolean }),
-    ).toThrow(/checkpointOnClose/);
+      createSqliteStore({ path: join(dir, 'x.db'), reuseConnection: 'yes' as unknown as boolean }),
+    ).toThrow(/reuseConnection/);
   });
 });

@@ -1,6 +1,7 @@
+import { resolve } from 'node:path';
 import { MemError, MemStoreError } from '@mem/core';
 import type { Database } from 'better-sqlite3';
-import { assertSameFile } from './database-file.ts';
+import { assertSameFile, identify } from './database-file.ts';
 import { createLockWaiter } from './lock-wait.ts';
 import { type OpenedDatabase, type OpenOptions, openDatabase } from './open-database.ts';
 
@@ -18,7 +19,10 @@ export interface Connection<S> {
   write<R>(work: (st: S, db: Database) => R, committed?: (result: R) => void): Promise<R>;
   /** Runs `work` in a deferred (read) transaction: one consistent snapshot. */
   read<R>(work: (st: S, db: Database) => R): Promise<R>;
-  /** Closes the database if this package opened it; later calls fail. */
+  /**
+   * Closes the database if this package opened it (with `reuseConnection`, leaves it open and
+   * idle for the next connection to the same file instead); later calls fail.
+   */
   close(): void;
 }
 
@@ -32,7 +36,59 @@ interface Prepared {
 /** Statements and transaction wrappers are prepared once per Database, shared by its users. */
 const preparedFor = new WeakMap<Database, Prepared>();
 
-export type ConnectOptions = OpenOptions;
+export type ConnectOptions = OpenOptions & { reuseConnection?: boolean };
+
+/**
+ * Connections `close()` left open for reuse (`reuseConnection`): at most one per label, file and
+ * settings. Idle, each holds no transaction, so it never stops a checkpoint; being open, it keeps
+ * every other connection's close from being the file's last (which checkpoints and deletes the
+ * WAL). Kept until the process exits.
+ */
+const idle = new Map<string, OpenedDatabase>();
+
+function idleKey(options: ConnectOptions, label: string, path: string): string {
+  return `${label}\n${options.busyTimeoutMs}\n${options.synchronous}\n${path}`;
+}
+
+/** Whether connections of these options may be left open and reused. */
+function reusable(options: ConnectOptions, setup: unknown): boolean {
+  const { source } = options;
+  return (
+    options.reuseConnection === true &&
+    setup === undefined &&
+    !options.readonly &&
+    source.kind === 'path' &&
+    source.path !== ':memory:'
+  );
+}
+
+/** An idle connection to the file the path names now, if one was left; else undefined. */
+function takeIdle(options: ConnectOptions, label: string): OpenedDatabase | undefined {
+  const { path } = options.source as { path: string };
+  const key = idleKey(options, label, resolve(path));
+  const entry = idle.get(key);
+  if (entry === undefined) return undefined;
+  idle.delete(key);
+  const file = identify(path);
+  const same =
+    file !== undefined &&
+    entry.file !== undefined &&
+    entry.file.dev === file.dev &&
+    entry.file.ino === file.ino;
+  // A file replaced or deleted since: its connection is of no use to anyone.
+  if (same && entry.db.open && !entry.db.inTransaction) return entry;
+  entry.db.close();
+  return undefined;
+}
+
+/** Leaves `opened` open for reuse; false (the caller closes it) when one is left already. */
+function leaveIdle(opened: OpenedDatabase, options: ConnectOptions, label: string): boolean {
+  if (opened.file === undefined || opened.readonly || opened.db.inTransaction) return false;
+  const key = idleKey(options, label, opened.file.path);
+  if (idle.has(key)) return false;
+  idle.set(key, opened);
+  return true;
+}
 
 /**
  * A read checks that the file is still there at most this often, in ms (a write always checks).
@@ -59,6 +115,7 @@ export function connect<S>(
   /** Once the file is found deleted or replaced, every later call fails with the same error. */
   let vanished: MemStoreError | undefined;
   let checkedAt = Number.NEGATIVE_INFINITY;
+  const reuse = reusable(options, setup);
 
   const ensure = (): Open<S> => {
     if (closed) {
@@ -68,6 +125,11 @@ export function connect<S>(
     }
     if (vanished !== undefined) throw vanished;
     if (open !== undefined) return open;
+    const reused = reuse ? takeIdle(options, label) : undefined;
+    if (reused !== undefined) {
+      open = { ...reused, ...prepared(reused.db, prepare) };
+      return open;
+    }
     const opened = openDatabase(options, label);
     try {
       setup?.(opened.db);
@@ -116,7 +178,14 @@ export function connect<S>(
     close: () => {
       if (closed) return;
       closed = true;
-      if (open?.owned === true) open.db.close();
+      if (open?.owned === true) {
+        const { db, owned, readonly, file } = open;
+        const kept =
+          reuse &&
+          vanished === undefined &&
+          leaveIdle({ db, owned, readonly, file }, options, label);
+        if (!kept) db.close();
+      }
       open = undefined;
     },
   };

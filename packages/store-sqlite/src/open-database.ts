@@ -20,8 +20,7 @@ export interface OpenedDatabase {
 export type OpenOptions = Pick<
   CheckedSqliteStoreOptions,
   'source' | 'busyTimeoutMs' | 'synchronous' | 'readonly'
-> &
-  Partial<Pick<CheckedSqliteStoreOptions, 'checkpointOnClose'>>;
+>;
 
 /**
  * Opens (or adopts) the connection and sets the PRAGMAs. A writable connection is switched to
@@ -62,9 +61,6 @@ export function openDatabase(options: OpenOptions, label: string): OpenedDatabas
     }
     db.pragma('foreign_keys = ON');
     db.pragma(`synchronous = ${options.synchronous}`);
-    if (owned && !readonly && file !== undefined && options.checkpointOnClose === false) {
-      holdOpen(file);
-    }
     return { db, owned, readonly, file };
   } catch (error) {
     if (owned) db?.close();
@@ -129,36 +125,6 @@ function installedDriverVersion(): string | undefined {
     }
   }
   return driverVersion;
-}
-
-/** Per file path: the idle connection `holdOpen` keeps, and the file it has open. */
-const held = new Map<string, { db: Database; file: FileIdentity }>();
-
-/**
- * Keeps one idle read-only connection to `file` open for the rest of the process (the
- * `checkpointOnClose: false` option). In WAL mode every open connection holds a shared lock on
- * the database file, and a connection closing checkpoints the WAL and deletes it only when it
- * gets the exclusive lock, i.e. when it is the last one; with this one open, a store's close
- * never is. The idle connection holds no read transaction, so it never stops a checkpoint:
- * writers' automatic checkpoints (every `wal_autocheckpoint` pages, 1,000 by default) keep the
- * WAL bounded. A file replaced at the path gets a new one (the old one is closed). If it cannot
- * be opened, closes checkpoint as by default.
- */
-function holdOpen(file: FileIdentity): void {
-  const kept = held.get(file.path);
-  if (kept !== undefined && kept.file.dev === file.dev && kept.file.ino === file.ino) return;
-  kept?.db.close();
-  held.delete(file.path);
-  let db: Database | undefined;
-  try {
-    db = new BetterSqlite3(file.path, { readonly: true, fileMustExist: true });
-    // The first read opens the WAL index and takes the shared lock, held while the connection is.
-    db.pragma('user_version', { simple: true });
-    held.set(file.path, { db, file });
-  } catch {
-    // Only a cost: without it, closes checkpoint as they do by default.
-    db?.close();
-  }
 }
 
 function identifyPath(path: string): FileIdentity | undefined {

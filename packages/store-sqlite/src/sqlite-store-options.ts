@@ -23,14 +23,16 @@ interface SqliteStoreCommonOptions {
   /** Durability of a commit (see the README). Default `'NORMAL'`. */
   synchronous?: SqliteSynchronous;
   /**
-   * `false` makes `close()` cheap for a store opened per request (a `path` to a file): the
-   * process keeps one idle read-only connection to the file open until it exits, so a store's
-   * close is never the file's last one, and SQLite leaves the WAL to its automatic checkpoints
-   * during later writes instead of checkpointing (two fsyncs) and deleting it on every close.
-   * What a store acknowledged before close is read by any later connection and survives the
-   * process being killed. Default `true` (the last close checkpoints; see the README).
+   * For a store opened per request (a `path` to a file): `close()` leaves the connection open,
+   * idle, for the next store this process opens on the same file with the same options, instead
+   * of closing it. That next store skips opening the file and preparing statements, and since
+   * the file stays open, no close is its last one: SQLite checkpoints the WAL during writes
+   * instead of on every close (two fsyncs) and does not delete it. What a store acknowledged
+   * before `close()` is read by any later connection and survives the process being killed.
+   * The file stays open (one idle connection per file and settings) until the process exits.
+   * Default `false`. See the README.
    */
-  checkpointOnClose?: boolean;
+  reuseConnection?: boolean;
   /** Clock in ms since the epoch, for `createdAt`/`updatedAt` and TTL. Default `Date.now`. */
   now?: () => number;
 }
@@ -56,7 +58,7 @@ export interface CheckedSqliteStoreOptions {
   busyTimeoutMs: number;
   synchronous: SqliteSynchronous;
   readonly: boolean;
-  checkpointOnClose: boolean;
+  reuseConnection: boolean;
   now: () => number;
 }
 
@@ -70,7 +72,7 @@ export function checkSqliteStoreOptions(
     database?: unknown;
   };
   const namespace = namespaceOption(given.namespace, issues);
-  const { path, database, ttlMs, busyTimeoutMs, synchronous, readonly, checkpointOnClose, now } =
+  const { path, database, ttlMs, busyTimeoutMs, synchronous, readonly, reuseConnection, now } =
     given;
   if ((path === undefined) === (database === undefined)) {
     issues.push({ path: 'path', message: 'pass exactly one of `path` or `database`' });
@@ -91,8 +93,8 @@ export function checkSqliteStoreOptions(
   if (readonly !== undefined && typeof readonly !== 'boolean') {
     issues.push({ path: 'readonly', message: 'expected true or false' });
   }
-  if (checkpointOnClose !== undefined && typeof checkpointOnClose !== 'boolean') {
-    issues.push({ path: 'checkpointOnClose', message: 'expected true or false' });
+  if (reuseConnection !== undefined && typeof reuseConnection !== 'boolean') {
+    issues.push({ path: 'reuseConnection', message: 'expected true or false' });
   }
   if (now !== undefined && typeof now !== 'function') {
     issues.push({ path: 'now', message: 'expected a function returning ms since the epoch' });
@@ -108,7 +110,7 @@ export function checkSqliteStoreOptions(
     busyTimeoutMs: Math.floor((busyTimeoutMs as number | undefined) ?? 5_000),
     synchronous: (synchronous as SqliteSynchronous | undefined) ?? 'NORMAL',
     readonly: readonly === true,
-    checkpointOnClose: checkpointOnClose !== false,
+    reuseConnection: reuseConnection === true,
     now: (now as (() => number) | undefined) ?? Date.now,
   };
 }

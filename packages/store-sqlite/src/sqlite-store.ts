@@ -65,7 +65,8 @@ interface SessionKey {
  *   can slip in between.
  * - `clear` keeps the counters (a row with `live = 0`) until the TTL ends; expired sessions read
  *   as absent and are deleted on the next write to them, or by a sweep (at most once per `ttlMs`).
- * - `close()` closes a connection the store opened (`path`); a `database` given by the caller
+ * - `close()` closes a connection the store opened (`path`), or with `reuseConnection` leaves it
+ *   idle for the next store this process opens on the file; a `database` given by the caller
  *   stays open.
  */
 export function createSqliteStore(options: SqliteStoreOptions): Store {

@@ -7,11 +7,11 @@ import { createSqliteStore } from '../sqlite-store.ts';
  * Serves `requests` requests the way a stateless server does: a new store and engine each time,
  * one turn (user + assistant) appended, context() built, the store closed; prints `done <i>` once
  * request i is closed, then `closed`, and waits (to be SIGKILLed) for `exit` on stdin. With
- * `keep`, the stores are opened with `checkpointOnClose: false`.
+ * `keep`, the stores are opened with `reuseConnection: true`.
  */
 const [path, requests, keep] = process.argv.slice(2) as [string, string, string | undefined];
 for (let i = 0; i < Number(requests); i++) {
-  const store = createSqliteStore({ path, checkpointOnClose: keep !== 'keep' });
+  const store = createSqliteStore({ path, reuseConnection: keep === 'keep' });
   const session = createMemoryEngine({
     profile: {
       short_term_memory_strategy: [{ memory_strategy_id: 'max_tokens', memory_max_tokens: 4000 }],
