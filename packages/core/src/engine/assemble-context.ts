@@ -119,9 +119,12 @@ export function createContextAssembler(
     // The window may have grown into room knowledge left unused: repeat nothing it now shows
     // (dropping hits only frees room, so the window keeps all it had).
     if (knowledge.hits.length > 0) {
+      // The room holds whole interactions: one message of an interaction shown, all are.
       const grown = new Set<string>();
       for (const i of selection.interactions) {
-        for (const m of i.messages) if (!room.shown.has(m.id)) grown.add(m.id);
+        const first = i.messages[0];
+        if (first === undefined || room.shown.has(first.id)) continue;
+        for (const m of i.messages) grown.add(m.id);
       }
       const shown = { has: (id: string) => room.shown.has(id) || grown.has(id) };
       if (grown.size > 0 && knowledge.hits.some((h) => isRepeat(h, shown))) {

@@ -96,4 +96,15 @@ describe('analyzeText', () => {
       }),
     );
   });
+
+  it('analyzes ASCII text (its fast path) as the Unicode path does', () => {
+    // A CJK character after a space sends the text down the Unicode path and adds one term.
+    const ascii = fc.string({ unit: fc.constantFrom(..."aZ09-_.'s \t\n,!?xyzQ".split('')) });
+    fc.assert(
+      fc.property(fc.oneof(ascii, fc.string()), (text) => {
+        expect(analyzeText(`${text} 日`)).toEqual([...analyzeText(text), '日']);
+      }),
+      { numRuns: 500 },
+    );
+  });
 });

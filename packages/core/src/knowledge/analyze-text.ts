@@ -25,6 +25,8 @@ const WORD = `${WORD_CHAR}+(?:[-_.]${WORD_CHAR}+)*`;
  * consumed and dropped.
  */
 const TOKEN = new RegExp(`([${CJK}]+)|(${WORD})(?:['\u2019]s(?![\\p{L}\\p{N}]))?`, 'gu');
+/** `TOKEN` for ASCII text (no CJK; letters, digits; a possessive only with `'`): same matches. */
+const ASCII_TOKEN = /([a-z0-9]+(?:[-_.][a-z0-9]+)*)(?:'s(?![a-z0-9]))?/g;
 const JOINER = /[-_.]/;
 // Latin combining diacritics, removed after canonical decomposition (like SQLite FTS5 unicode61).
 const DIACRITICS = /[\u0300-\u036f]/g;
@@ -35,6 +37,10 @@ const ASCII = /^[\t\n\r\x20-\x7e]*$/;
 /** Lowercase, compatibility-folded (`ﬁ` → `fi`, full-width → ASCII), Latin diacritics removed. */
 export function normalizeText(text: string): string {
   if (ASCII.test(text)) return text.toLowerCase();
+  return foldText(text);
+}
+
+function foldText(text: string): string {
   return text.normalize('NFKD').replace(DIACRITICS, '').normalize('NFC').toLowerCase();
 }
 
@@ -61,13 +67,15 @@ export interface AnalyzeOptions {
 export function analyzeText(text: string, options: AnalyzeOptions = {}): string[] {
   const stem = options.stem ?? true;
   const terms: string[] = [];
-  for (const match of normalizeText(text).matchAll(TOKEN)) {
-    const cjk = match[1];
+  const ascii = ASCII.test(text);
+  const normal = ascii ? text.toLowerCase() : foldText(text);
+  for (const match of normal.matchAll(ascii ? ASCII_TOKEN : TOKEN)) {
+    const cjk = ascii ? undefined : match[1];
     if (cjk !== undefined) {
       addBigrams(cjk, terms);
       continue;
     }
-    const word = match[2];
+    const word = ascii ? match[1] : match[2];
     if (word === undefined) continue;
     addTerm(word, terms, stem);
     if (JOINER.test(word)) {
