@@ -18,8 +18,7 @@ import { sessionKeys } from '../src/session-keys.ts';
  * of a side runs `CONFIG RESETSTAT`, its appends, then reads `INFO commandstats`: evalsha
  * usec_per_call (which includes the commands the script runs) and every command the script ran
  * (calls per append, usec per append). Client side: the round trip of each append, beside a raw
- * RPUSH of the same bytes (the JSONs serialized before the timer). Also the AOF bytes per append
- * (`aof_current_size` growth; the server runs with `appendonly yes`). Two floors show what no
+ * RPUSH of the same bytes (the JSONs serialized before the timer). Two floors show what no
  * trimming of the script can go below with this key layout: the same EVALSHA returning at once,
  * and the same EVALSHA running only the turn's ZADD.
  */
@@ -31,27 +30,21 @@ export interface ServerTimeRow {
   /** Per command the script (or the raw side) ran: calls and usec per append. */
   commands: Record<string, { perAppend: number; usPerAppend: number }>;
   commandsPerAppend: number;
-  /** `aof_current_size` growth per append (what the server writes to the AOF for it). */
-  aofBytes: number;
   medianUs: number;
   p90Us: number;
   appends: number;
 }
 
-/** Floors with the current key layout: the same EVALSHA (same keys and ARGV) doing nothing. */
-const FLOOR_EMPTY = 'return 1';
 /**
- * ... and doing only the ZADD of the turn's messages, at the tail (scores from the turn index in
- * the idempotency key `d<i>`, above every pre-filled seq).
+ * Floors with the current key layout, given the current script's ARGV (a plan for the turn): the
+ * same EVALSHA doing nothing, and doing only the turn's ZADD (its planned seqs and JSONs, as
+ * the script's plan path sends them).
  */
+const FLOOR_EMPTY = 'return 1';
 const FLOOR_ZADD = `
-local n, base = tonumber(ARGV[6]), tonumber(string.sub(ARGV[4], 2)) * 8
-local z = {}
-for i = 1, n do
-  z[2 * i - 1] = base + i
-  z[2 * i] = ARGV[6 + n + i]
-end
-redis.call('ZADD', KEYS[2], unpack(z))
+local n = tonumber(ARGV[6])
+local zs = 33 + 3 * n
+redis.call('ZADD', KEYS[2], unpack(ARGV, zs, zs + 2 * n - 1))
 return 1
 `;
 
@@ -69,7 +62,7 @@ const script = (name: string, lua: string): LuaScript => ({
 
 export async function benchServerTime(run: BenchRun, url: string): Promise<ServerTimeRow[]> {
   const sizes = run.quick ? [1_000, 2_000] : [1_000, 10_000];
-  const rounds = run.quick ? 4 : 10;
+  const rounds = run.quick ? 4 : 16;
   const perRound = run.quick ? 50 : 150;
   const store = createRedisStore({ url, commandTimeoutMs: 60_000 });
   const client = new Redis(url);
@@ -80,7 +73,7 @@ export async function benchServerTime(run: BenchRun, url: string): Promise<Serve
   try {
     for (const size of sizes) {
       const tag = `server-time-${size}`;
-      // The arguments `store.append` sent before (same builder), to the baseline and the floors.
+      // The arguments `store.append` sent before (same builder), to the baseline.
       const viaScript = (lua: LuaScript, sessionId: string): Side['append'] => {
         const keys = sessionKeys('mem', 'default', sessionId);
         return (i) => {
@@ -101,6 +94,16 @@ export async function benchServerTime(run: BenchRun, url: string): Promise<Serve
           known = reply[0] === 'ok' ? countersAfter(reply, planned) : undefined;
         };
       };
+      // A floor script with the current script's arguments, planned at seqs above the pre-fill.
+      const viaFloor = (lua: LuaScript, sessionId: string): Side['append'] => {
+        const keys = sessionKeys('mem', 'default', sessionId);
+        return (i) => {
+          const batch = encodeBatch(run.turnAt(i));
+          const at = { version: 0, epoch: 0, lastSeq: i * 8, count: 0, tokens: 0, kn: 0, ko: 0 };
+          const { args } = appendArgs(String(Date.now()), 0, `d${i}`, batch, at);
+          return runScript(client, lua, keys, args);
+        };
+      };
       const rawValues = new Map<number, string[]>();
       const sides: Side[] = [
         { label: 'baseline script (EVALSHA)', append: viaScript(baseline, `${tag}-old`) },
@@ -109,8 +112,8 @@ export async function benchServerTime(run: BenchRun, url: string): Promise<Serve
           label: 'current, through store.append',
           append: (i) => store.append(`${tag}-store`, run.turnAt(i), { idempotencyKey: `d${i}` }),
         },
-        { label: 'floor: same EVALSHA, no command', append: viaScript(floorEmpty, `${tag}-empty`) },
-        { label: 'floor: same EVALSHA, ZADD only', append: viaScript(floorZadd, `${tag}-zadd`) },
+        { label: 'floor: same EVALSHA, no command', append: viaFloor(floorEmpty, `${tag}-empty`) },
+        { label: 'floor: same EVALSHA, ZADD only', append: viaFloor(floorZadd, `${tag}-zadd`) },
         {
           label: 'raw RPUSH of the same bytes',
           append: (i) => client.rpush(`${tag}-raw`, ...rawValues.get(i)!),
@@ -132,7 +135,6 @@ export async function benchServerTime(run: BenchRun, url: string): Promise<Serve
       const acc = sides.map(() => ({
         samples: [] as number[],
         stats: new Map<string, number[]>(),
-        aofBytes: 0,
       }));
       let next = size + 20;
       for (let r = 0; r < rounds; r++) {
@@ -147,20 +149,18 @@ export async function benchServerTime(run: BenchRun, url: string): Promise<Serve
         for (const j of order) {
           const side = sides[j]!;
           await client.config('RESETSTAT');
-          const aofBefore = await aofSize(client);
           for (let i = next; i < next + perRound; i++) {
             const t0 = process.hrtime.bigint();
             await side.append(i);
             acc[j]!.samples.push(Number(process.hrtime.bigint() - t0));
           }
-          acc[j]!.aofBytes += (await aofSize(client)) - aofBefore;
           addStats(acc[j]!.stats, await client.info('commandstats'));
         }
         for (let i = next; i < next + perRound; i++) rawValues.delete(i);
         next += perRound;
       }
       sides.forEach((side, j) => {
-        const { samples, stats, aofBytes } = acc[j]!;
+        const { samples, stats } = acc[j]!;
         const appends = samples.length;
         const commands: ServerTimeRow['commands'] = {};
         let commandsPerAppend = 0;
@@ -187,7 +187,6 @@ export async function benchServerTime(run: BenchRun, url: string): Promise<Serve
           serverUs: calls === 0 ? 0 : usec / calls,
           commands,
           commandsPerAppend,
-          aofBytes: aofBytes / appends,
           medianUs: at(0.5),
           p90Us: at(0.9),
           appends,
@@ -199,12 +198,6 @@ export async function benchServerTime(run: BenchRun, url: string): Promise<Serve
     client.disconnect();
   }
   return rows;
-}
-
-async function aofSize(client: Redis): Promise<number> {
-  const match = /aof_current_size:(\d+)/.exec(await client.info('persistence'));
-  if (match === null) throw new Error('INFO persistence has no aof_current_size (AOF off?)');
-  return Number(match[1]);
 }
 
 /** Adds `calls` and `usec` of every `cmdstat_` line to `into` (name -> [calls, usec]). */
@@ -224,7 +217,6 @@ export function reportServerTime(rows: readonly ServerTimeRow[]): Record<string,
     'commands / append': Object.entries(r.commands)
       .map(([name, c]) => `${name} ${c.perAppend.toFixed(2)}× ${c.usPerAppend.toFixed(1)} µs`)
       .join(', '),
-    'AOF B / append': Math.round(r.aofBytes),
     'round trip median': `${r.medianUs.toFixed(1)} µs`,
     p90: `${r.p90Us.toFixed(1)} µs`,
     appends: r.appends,
