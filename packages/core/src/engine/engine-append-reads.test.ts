@@ -142,3 +142,83 @@ describe('session.messages({ last }): a tail read', () => {
     }
   });
 });
+
+describe('the session cache is bounded (maxCachedSessions)', () => {
+  it('evicts the least recently used sessions; an evicted one is read again, old handles keep working', async () => {
+    const { store, reads } = countingReads(createInMemoryStore());
+    const engine = createMemoryEngine({
+      store,
+      profile: { short_term_memory_strategy: [window] },
+      maxCachedSessions: 2,
+    });
+    const a = engine.session('a');
+    await a.append(turn(0));
+    await a.context();
+    await engine.session('b').append(turn(1));
+    await engine.session('b').context();
+    // Still cached: a warm append of `a` reads nothing.
+    let before = reads();
+    await a.append(turn(2));
+    expect(reads()).toBe(before);
+    // `c` pushes out the least recently used, `b`.
+    await engine.session('c').append(turn(3));
+    before = reads();
+    await a.append(turn(4));
+    expect(reads()).toBe(before);
+    before = reads();
+    await engine.session('b').append(turn(5));
+    expect(reads()).toBeGreaterThan(before); // reloaded from the store
+    // `a` was evicted by `b`'s return; its old handle still answers, from the store.
+    expect((await a.context()).messages.map((m) => m.content)).toEqual(
+      [0, 2, 4].flatMap((i) => [`question ${i}`, `answer ${i}`]),
+    );
+    expect((await engine.session('b').context()).messages.map((m) => m.content)).toEqual(
+      [1, 5].flatMap((i) => [`question ${i}`, `answer ${i}`]),
+    );
+  });
+
+  it('never evicts a session with background work in flight', async () => {
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let started = 0;
+    const engine = createMemoryEngine({
+      maxCachedSessions: 1,
+      // A summarizer that answers only when released: `a`'s compaction stays in flight.
+      summarizer: async (input: string) => {
+        started++;
+        await held;
+        return input.slice(0, 200);
+      },
+      profile: {
+        short_term_memory_strategy: [window],
+        long_term_memory_strategy: [
+          { long_term_memory_id: 'summarizer', interaction_threshold_qty: 2, interaction_keep: 1 },
+        ],
+      },
+    });
+    const a = engine.session('a');
+    for (let i = 0; i < 3; i++) await a.append(turn(i));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(started).toBeGreaterThan(0);
+    await engine.session('b').append(turn(9)); // over the bound, but `a` is busy
+    let idle = false;
+    const waiting = engine.idle().then(() => {
+      idle = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(idle).toBe(false); // engine.idle() still sees `a`'s run
+    release();
+    await waiting;
+    expect((await a.summaries()).length).toBe(1);
+  });
+
+  it('refuses a size that is not a whole number from 1 up, naming maxCachedSessions', () => {
+    for (const maxCachedSessions of [0, -1, 2.5, Number.NaN]) {
+      expect(() => createMemoryEngine({ profile: {}, maxCachedSessions })).toThrowError(
+        expect.objectContaining({ field: 'maxCachedSessions' }),
+      );
+    }
+  });
+});

@@ -53,6 +53,14 @@ export interface MemoryEngineOptions {
    * adds a one-line header. An integer >= 64. Default 2,000.
    */
   maxSummaryTokens?: number;
+  /**
+   * How many sessions the engine keeps cached (their newest messages, counters, pending work),
+   * least recently used first out. A session with background work in flight stays until it is
+   * done. An evicted session is read again from the store on its next call; handles taken
+   * before keep working. An integer >= 1. Default 1,000: one engine per process can serve any
+   * number of sessions in bounded memory.
+   */
+  maxCachedSessions?: number;
   now?: () => number;
 }
 
@@ -122,6 +130,13 @@ export function createMemoryEngine(options: MemoryEngineOptions): MemoryEngine {
       `[mem/core] maxSummaryTokens must be an integer >= ${MIN_EXTRACTIVE_SUMMARY_TOKENS} (the smallest summary the extractive fallback writes), got ${String(maxSummaryTokens)}.`,
     );
   }
+  const maxCachedSessions = options.maxCachedSessions ?? 1000;
+  if (!Number.isSafeInteger(maxCachedSessions) || maxCachedSessions < 1) {
+    throw new MemValidationError(
+      'maxCachedSessions',
+      `[mem/core] maxCachedSessions must be an integer >= 1 (sessions kept cached), got ${String(maxCachedSessions)}.`,
+    );
+  }
   const persistence = profile.config.persistence_strategy;
   const userStore = options.store ?? createInMemoryStore();
   // INCREMENTAL and FLUSH write every change through to the user's store, atomically (see
@@ -171,7 +186,28 @@ export function createMemoryEngine(options: MemoryEngineOptions): MemoryEngine {
     windows.every((w) => w.conditions.length === 0)
       ? Math.max(0, ...windows.map((w) => w.config.memory_max_tokens))
       : undefined;
-  const sessions = new Map<string, { state: SessionState; handle: MemorySession }>();
+  /** Cached sessions, least recently used first (a Map keeps insertion order). */
+  const sessions = new Map<string, CachedSession>();
+  const cached = (sessionId: string): CachedSession => {
+    let entry = sessions.get(sessionId);
+    if (entry !== undefined) {
+      sessions.delete(sessionId);
+      sessions.set(sessionId, entry);
+      return entry;
+    }
+    const state = new SessionState(sessionId, tailTokens);
+    const session = afterCounterReady(createSession(ctx, state, shortTerm));
+    // The handle finds the session's state at each call: after an eviction, a new one.
+    entry = { state, session, handle: forwarding(sessionId, () => cached(sessionId).session) };
+    sessions.set(sessionId, entry);
+    if (sessions.size > maxCachedSessions) {
+      for (const [id, old] of sessions) {
+        if (sessions.size <= maxCachedSessions || id === sessionId) break;
+        if (old.state.busy === undefined) sessions.delete(id);
+      }
+    }
+    return entry;
+  };
   // Session calls first load the counter's encoding (nothing loads it at import).
   const afterCounterReady = readyGate(counter);
 
@@ -182,13 +218,7 @@ export function createMemoryEngine(options: MemoryEngineOptions): MemoryEngine {
     tokenCounter: counter,
     session(sessionId) {
       assertValidSessionId(sessionId);
-      let entry = sessions.get(sessionId);
-      if (entry === undefined) {
-        const state = new SessionState(sessionId, tailTokens);
-        entry = { state, handle: afterCounterReady(createSession(ctx, state, shortTerm)) };
-        sessions.set(sessionId, entry);
-      }
-      return entry.handle;
+      return cached(sessionId).handle;
     },
     on: (event, listener) => events.on(event, listener),
     setSummarizer(summarizer) {
@@ -204,5 +234,28 @@ export function createMemoryEngine(options: MemoryEngineOptions): MemoryEngine {
         await Promise.allSettled(running);
       }
     },
+  };
+}
+
+interface CachedSession {
+  state: SessionState;
+  session: MemorySession;
+  handle: MemorySession;
+}
+
+/** A session handle whose every call goes to the session `current()` returns. */
+function forwarding(id: string, current: () => MemorySession): MemorySession {
+  return {
+    id,
+    append: (messages, options) => current().append(messages, options),
+    context: (options) => current().context(options),
+    messages: (options) => current().messages(options),
+    history: () => current().history(),
+    summaries: () => current().summaries(),
+    compact: (options) => current().compact(options),
+    summarizeNow: (options) => current().summarizeNow(options),
+    idle: () => current().idle(),
+    pop: () => current().pop(),
+    clear: () => current().clear(),
   };
 }
