@@ -115,6 +115,64 @@ describe('Bm25Index', () => {
     );
   });
 
+  it('prunes with bounds kept across searches: top k as scoring everything, after any writes', () => {
+    // Lengths vary a lot (so the average moves past the bounds' margin) and searches run
+    // between writes, so a search meets bounds an earlier one kept.
+    const longText = fc
+      .tuple(text, fc.integer({ min: 0, max: 40 }))
+      .map(([t, pad]) => `${t} ${'alpha '.repeat(pad)}`);
+    const step = fc.oneof(
+      op,
+      op.map((o) => (o.kind === 'add' ? { ...o, text: `${o.text} zeta` } : o)),
+      fc.record({
+        kind: fc.constant('add' as const),
+        id: fc.integer({ min: 0, max: 20 }),
+        session: fc.constant('s1'),
+        text: longText,
+      }),
+      fc.record({
+        kind: fc.constant('search' as const),
+        query: fc.uniqueArray(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 4 }),
+        topK: fc.integer({ min: 1, max: 4 }),
+      }),
+    );
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 80 }), (steps) => {
+        const index = new Bm25Index();
+        for (const o of steps) {
+          if (o.kind === 'add') index.add([chunk(String(o.id), o.session, o.text)]);
+          else if (o.kind === 'remove') {
+            const entry = index.sessions.get(o.session)?.get(String(o.id));
+            if (entry !== undefined) index.remove([entry]);
+          } else {
+            const everything = index.search(o.query, 1_000);
+            const pruned = index.search(o.query, o.topK);
+            const key = (h: { chunk: KnowledgeChunk; score: number }) =>
+              `${h.chunk.metadata.sessionId}/${h.chunk.id}:${h.score}`;
+            expect(pruned.map(key)).toEqual(everything.slice(0, o.topK).map(key));
+          }
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('raises a kept bound when a document that scores higher on the term arrives', () => {
+    const index = new Bm25Index();
+    const filler = 'filler '.repeat(30);
+    const docs = Array.from({ length: 40 }, (_, i) => chunk(`f${i}`, 's', `other ${i}`));
+    for (let i = 0; i < 4; i++) docs.push(chunk(`a${i}`, 's', `alpha ${filler}`));
+    docs.push(chunk('z', 's', `zeta ${filler}`));
+    index.add(docs);
+    expect(index.search(['zeta', 'alpha'], 1).map((h) => h.chunk.id)).toEqual(['z']);
+    // A short document full of "alpha" now beats the zeta one: the alpha bound the first
+    // search kept must not let the search stop after zeta.
+    index.add([chunk('short', 's', 'alpha '.repeat(8))]);
+    const everything = index.search(['zeta', 'alpha'], 1_000);
+    expect(everything[0]?.chunk.id).toBe('short');
+    expect(index.search(['zeta', 'alpha'], 1).map((h) => h.chunk.id)).toEqual(['short']);
+  });
+
   it('breaks ties by newer createdAt, then by id', () => {
     const index = new Bm25Index();
     index.add([

@@ -132,7 +132,7 @@ export class Bm25Index {
         posting = createPosting();
         this.#postings.set(term, posting);
       }
-      appendPosting(posting, entry.slot, tf);
+      appendPosting(posting, entry.slot, tf, entry.length);
       if (posting.impactNorm >= 0) {
         const impact = termImpact(tf, entry.length, posting.impactNorm);
         if (impact > posting.maxImpact) posting.maxImpact = impact;

@@ -26,11 +26,10 @@ function termImpactBound(state: Bm25SearchState, posting: Posting): number {
     return posting.maxImpact;
   }
   const norm = slope * IMPACT_MARGIN;
-  const { slots, tfs, size } = posting;
-  const { lengths } = state;
+  const { tfs, lengths, size } = posting;
   let max = 0;
   for (let j = 0; j < size; j++) {
-    const impact = termImpact(tfs[j] as number, lengths[slots[j] as number] as number, norm);
+    const impact = termImpact(tfs[j] as number, lengths[j] as number, norm);
     if (impact > max) max = impact;
   }
   posting.impactNorm = norm;
@@ -79,7 +78,7 @@ export function searchBm25(
     rest[i] = ((rest[i + 1] as number) + (lists[i] as TermList).tight) * SLACK;
   }
 
-  const { lengths, normBase, normPerLength, sessionOf, scores, stamps, touched } = state;
+  const { normBase, normPerLength, sessionOf, scores, stamps, touched } = state;
   const stamp = state.nextStamp();
   let count = 0;
   let best = 0;
@@ -94,12 +93,12 @@ export function searchBm25(
       if (remaining < kthScore(scores, touched, count, topK)) break;
     }
     const { posting, weight } = lists[i] as TermList;
-    const { slots, tfs, size } = posting;
+    const { slots, tfs, lengths, size } = posting;
     for (let j = 0; j < size; j++) {
       const slot = slots[j] as number;
       if (session !== 0 && sessionOf[slot] !== session) continue;
       const tf = tfs[j] as number;
-      let score = (weight * tf) / (tf + normBase + normPerLength * (lengths[slot] as number));
+      let score = (weight * tf) / (tf + normBase + normPerLength * (lengths[j] as number));
       if (stamps[slot] === stamp) score += scores[slot] as number;
       else {
         stamps[slot] = stamp;

@@ -19,7 +19,7 @@ export function finishCandidates(
   scored: Int32Array,
   topK: number,
 ): Int32Array {
-  const { lengths, normBase, normPerLength, scores, stamps } = state;
+  const { normBase, normPerLength, scores, stamps } = state;
   const mark = state.nextStamp();
   const threshold = kthScore(scores, scored, scored.length, topK);
   const bound = rest[from] as number;
@@ -36,7 +36,7 @@ export function finishCandidates(
   let prunedAt = bound;
   for (let i = from; i < lists.length && count > 0; i++) {
     const { posting, weight } = lists[i] as TermList;
-    const { slots, tfs, size } = posting;
+    const { slots, tfs, lengths, size } = posting;
     if (count * 8 >= size) {
       // Dense: one pass over the posting, adding to marked candidates.
       for (let j = 0; j < size; j++) {
@@ -45,7 +45,7 @@ export function finishCandidates(
         const tf = tfs[j] as number;
         scores[slot] =
           (scores[slot] as number) +
-          (weight * tf) / (tf + normBase + normPerLength * (lengths[slot] as number));
+          (weight * tf) / (tf + normBase + normPerLength * (lengths[j] as number));
       }
     } else {
       // Sparse: look each candidate up.
@@ -62,7 +62,7 @@ export function finishCandidates(
         const tf = tfs[cursor] as number;
         scores[slot] =
           (scores[slot] as number) +
-          (weight * tf) / (tf + normBase + normPerLength * (lengths[slot] as number));
+          (weight * tf) / (tf + normBase + normPerLength * (lengths[cursor] as number));
       }
     }
     const remaining = rest[i + 1] as number;

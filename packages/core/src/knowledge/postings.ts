@@ -6,6 +6,8 @@
 export interface Posting {
   slots: Int32Array;
   tfs: Int32Array;
+  /** Each document's length (as `Bm25SearchState.lengths`), read in order instead of by slot. */
+  lengths: Int32Array;
   size: number;
   /** Highest term frequency in the posting (bounds what the term can add to a score). */
   maxTf: number;
@@ -22,6 +24,7 @@ export function createPosting(): Posting {
   return {
     slots: new Int32Array(4),
     tfs: new Int32Array(4),
+    lengths: new Int32Array(4),
     size: 0,
     maxTf: 0,
     impactNorm: -1,
@@ -29,21 +32,23 @@ export function createPosting(): Posting {
   };
 }
 
-/** Adds `slot` (larger than every slot in the posting) with its term frequency. */
-export function appendPosting(posting: Posting, slot: number, tf: number): void {
+/** Adds `slot` (larger than every slot in the posting) with its term frequency and length. */
+export function appendPosting(posting: Posting, slot: number, tf: number, length: number): void {
   if (posting.size === posting.slots.length) {
     posting.slots = growInt32(posting.slots, posting.size * 2);
     posting.tfs = growInt32(posting.tfs, posting.size * 2);
+    posting.lengths = growInt32(posting.lengths, posting.size * 2);
   }
   posting.slots[posting.size] = slot;
   posting.tfs[posting.size] = tf;
+  posting.lengths[posting.size] = length;
   posting.size++;
   if (tf > posting.maxTf) posting.maxTf = tf;
 }
 
 /** Drops the entries whose slot is in `dead`, keeping the order. */
 export function removeSlots(posting: Posting, dead: ReadonlySet<number>): void {
-  const { slots, tfs } = posting;
+  const { slots, tfs, lengths } = posting;
   let kept = 0;
   let maxTf = 0;
   for (let i = 0; i < posting.size; i++) {
@@ -52,6 +57,7 @@ export function removeSlots(posting: Posting, dead: ReadonlySet<number>): void {
     const tf = tfs[i] as number;
     slots[kept] = slot;
     tfs[kept] = tf;
+    lengths[kept] = lengths[i] as number;
     if (tf > maxTf) maxTf = tf;
     kept++;
   }
