@@ -7,7 +7,7 @@ import { createInMemoryStore } from '../store/in-memory-store.ts';
 import { longTermRegistry } from '../strategies/long-term/strategy-registry.ts';
 import { createTokenCounter } from '../tokens/token-counter.ts';
 import type { EngineContext } from './engine-context.ts';
-import { isRepeat, knowledgeMessage, knowledgeRoom } from './knowledge-message.ts';
+import { isRepeat, knowledgeMessage, knowledgeRoom, priceDayLines } from './knowledge-message.ts';
 
 const counter = createTokenCounter();
 const ctx: EngineContext = {
@@ -127,5 +127,39 @@ describe('knowledgeMessage', () => {
       ].join('\n'),
     );
     expect(message!.tokenCount).toBeGreaterThanOrEqual(counter.countMessage(message!));
+  });
+
+  it('prices day lines at indexing as it would at the first context: the same message', () => {
+    const dated = (i: number, start: number): KnowledgeHit => {
+      const h = hit(`fact number ${i}`, i);
+      return { ...h, chunk: { ...h.chunk, metadata: { ...h.chunk.metadata, start } } };
+    };
+    // Minutes, days, a fraction of a millisecond before midnight, and times Date cannot show.
+    const starts = [
+      0,
+      59_999,
+      60_000,
+      86_399_999.5,
+      -0.5,
+      -60_000,
+      8.64e15 + 1,
+      Number.NaN,
+      1.7e12,
+    ];
+    const hits = starts.map((start, i) => dated(i, start));
+    const fresh = (): EngineContext => ({ ...ctx, counter: createTokenCounter() });
+    const primed = fresh();
+    priceDayLines(
+      primed,
+      hits.map((h) => h.chunk),
+    );
+    for (let n = 1; n <= hits.length; n++) {
+      const some = hits.slice(0, n);
+      const unprimed = fresh();
+      const a = knowledgeMessage(primed, some, knowledgeRoom(primed, [], [], [], 0.5, 100));
+      const b = knowledgeMessage(unprimed, some, knowledgeRoom(unprimed, [], [], [], 0.5, 100));
+      expect(a).toEqual(b);
+      expect(a.message!.tokenCount).toBeGreaterThanOrEqual(counter.countMessage(a.message!));
+    }
   });
 });

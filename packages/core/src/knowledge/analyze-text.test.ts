@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { analyzeText, MAX_TERM_LENGTH, STOPWORDS } from './analyze-text.ts';
+import { analyzeQuery, analyzeText, MAX_TERM_LENGTH, STOPWORDS } from './analyze-text.ts';
 
 describe('analyzeText', () => {
   it('lowercases words and drops punctuation', () => {
@@ -105,6 +105,15 @@ describe('analyzeText', () => {
         expect(analyzeText(`${text} 日`)).toEqual([...analyzeText(text), '日']);
       }),
       { numRuns: 500 },
+    );
+  });
+
+  it('analyzeQuery gives what analyzeText does, asked again or not', () => {
+    fc.assert(
+      fc.property(fc.array(fc.string(), { minLength: 1, maxLength: 4 }), (texts) => {
+        for (const text of [...texts, ...texts])
+          expect(analyzeQuery(text)).toEqual(analyzeText(text));
+      }),
     );
   });
 });

@@ -46,4 +46,20 @@ describe('KnowledgeBase input parsers', () => {
     expect(thrown(() => parseCountFilter({ sessionId: '' })).field).toBe('filter.sessionId');
     expect(thrown(() => parseQuery(42)).field).toBe('query');
   });
+
+  it('check search options the same with or without the schema', () => {
+    expect(parseSearchOptions({ topK: 3, sessionId: 's1' })).toEqual({ topK: 3, sessionId: 's1' });
+    expect(parseSearchOptions({ topK: 3, sessionId: undefined })).toEqual({ topK: 3 });
+    for (const topK of [1.5, Number.NaN, Number.POSITIVE_INFINITY, -1, '3', 2 ** 60]) {
+      expect(thrown(() => parseSearchOptions({ topK })).field).toBe('options.topK');
+    }
+    expect(thrown(() => parseSearchOptions({ topK: 2, sessionId: 5 })).field).toBe(
+      'options.sessionId',
+    );
+    expect(thrown(() => parseSearchOptions({ topK: 2, sessionId: '' })).field).toBe(
+      'options.sessionId',
+    );
+    expect(thrown(() => parseSearchOptions([3])).field).toBe('options');
+    expect(thrown(() => parseSearchOptions(null)).field).toBe('options');
+  });
 });
