@@ -1,13 +1,21 @@
 import { readFileSync } from 'node:fs';
 import { fmtInt, fmtMs, fmtUs, printTable } from '@mem/bench-kit';
-import { contenders, LANGGRAPH_TURN_BUDGET_MS, mastraLastMessages } from '../src/contenders.ts';
+import {
+  contenders,
+  LANGGRAPH_TURN_BUDGET_MS,
+  MASTRA_TOKEN_LIMIT,
+  mastraCountName,
+  mastraLastMessages,
+} from '../src/contenders.ts';
 import { runSize, type SystemResult } from '../src/run-peers.ts';
+import { MASTRA_TOKEN_LINE_LAST_MESSAGES } from '../src/systems/mastra-system.ts';
 import { BUDGET_TOKENS, createWorkload } from '../src/workload.ts';
 
 /**
  * `pnpm bench` for @mem/peer-bench: one warm agent turn on a SQLite file — store one interaction
  * (user, assistant tool call, tool result, assistant answer) and build the next prompt of at most
- * 4,000 tokens — in mem, Mastra memory (libSQL) and LangGraph (SqliteSaver + trimMessages), each
+ * 4,000 tokens — in mem, Mastra memory (libSQL; by a `lastMessages` count and by its
+ * `messageHistory.maxTokens` token budget) and LangGraph (SqliteSaver + trimMessages), each
  * on its own fresh file pre-filled with 1,000 / 10,000 / 100,000 interactions; measured turns in
  * interleaved rounds. `--quick`: 1,000 interactions, 3 short rounds.
  */
@@ -37,7 +45,10 @@ const versions = Object.fromEntries(
     'better-sqlite3',
   ].map((n) => [n, version(n)]),
 );
-console.log(`[peer-bench] Node ${process.version}; Mastra lastMessages = ${lastMessages}`);
+console.log(
+  `[peer-bench] Node ${process.version}; Mastra lastMessages = ${lastMessages}; ` +
+    `${MASTRA_TOKEN_LIMIT}: messageHistory.maxTokens ${BUDGET_TOKENS}, lastMessages ${MASTRA_TOKEN_LINE_LAST_MESSAGES}`,
+);
 
 const results: SystemResult[] = [];
 for (const interactions of sizes) {
@@ -57,8 +68,10 @@ printTable(
     'p90 / turn': fmtUs(r.turn.p90Us),
     '/ mem': r.name === 'mem' ? '1' : `${ratio(r).toFixed(1)}×`,
     'prompt msgs': r.promptMessages,
+    'median prompt tokens': r.medianPromptTokens,
     'max prompt tokens': r.maxPromptTokens,
-    'bad prompts': r.badPrompts,
+    'missed new': r.missedNewest,
+    'over 4,000': r.overBudget,
     'bytes on disk': fmtInt(r.bytes),
     'bytes / interaction': fmtInt(r.bytes / r.interactions),
     'disk growth / turn': fmtInt((r.bytesAfterTurns - r.bytes) / Math.max(1, r.turnsStored)),
@@ -72,13 +85,19 @@ if (skipped.length > 0) {
   console.log(`LangGraph not run at ${skipped.map(fmtInt).join(', ')} interactions (time bound).`);
 }
 
-const goal = (n: number, target: number) => {
-  const mastra = results.find((r) => r.name === 'Mastra' && r.interactions === n);
+const goal = (name: string, n: number, target: number) => {
+  const mastra = results.find((r) => r.name === name && r.interactions === n);
   return mastra === undefined
     ? undefined
     : { ratio: ratio(mastra), target, met: ratio(mastra) >= target };
 };
-const goals = { mastraOverMem1k: goal(1_000, 5), mastraOverMem100k: goal(100_000, 50) };
+const countLine = mastraCountName(lastMessages);
+const goals = {
+  mastraOverMem1k: goal(countLine, 1_000, 5),
+  mastraOverMem100k: goal(countLine, 100_000, 50),
+  mastraTokenLimitOverMem1k: goal(MASTRA_TOKEN_LIMIT, 1_000, 5),
+  mastraTokenLimitOverMem100k: goal(MASTRA_TOKEN_LIMIT, 100_000, 50),
+};
 printTable(
   'Goals (issue 14)',
   Object.entries(goals).map(([measure, g]) => ({
@@ -97,6 +116,11 @@ console.log(
     versions,
     budgetTokens: BUDGET_TOKENS,
     mastraLastMessages: lastMessages,
+    mastraTokenLimit: {
+      maxTokens: BUDGET_TOKENS,
+      lastMessages: MASTRA_TOKEN_LINE_LAST_MESSAGES,
+      tokenizer: 'tokenx',
+    },
     results: results.map((r) => ({
       system: r.name,
       interactions: r.interactions,
@@ -109,8 +133,11 @@ console.log(
       bytesAddedPerTurn: (r.bytesAfterTurns - r.bytes) / Math.max(1, r.turnsStored),
       prefillMs: r.prefillMs,
       promptMessages: r.promptMessages,
+      medianPromptTokens: r.medianPromptTokens,
       maxPromptTokens: r.maxPromptTokens,
       badPrompts: r.badPrompts,
+      missedNewest: r.missedNewest,
+      overBudget: r.overBudget,
       stoppedEarly: r.stoppedEarly,
     })),
     langGraphSkipped: skipped,

@@ -1,6 +1,10 @@
 import type { Contender, SystemResult } from './run-peers.ts';
 import { openLangGraphSystem } from './systems/langgraph-system.ts';
-import { mastraLastMessages, openMastraSystem } from './systems/mastra-system.ts';
+import {
+  mastraLastMessages,
+  openMastraSystem,
+  openMastraTokenLimitSystem,
+} from './systems/mastra-system.ts';
 import { openMemSystem } from './systems/mem-system.ts';
 import type { Workload } from './workload.ts';
 
@@ -11,8 +15,13 @@ export const LANGGRAPH_TURN_BUDGET_MS = 120_000;
 /** Beyond this LangGraph is not pre-filled at all (one checkpoint of every message). */
 export const LANGGRAPH_MAX_INTERACTIONS = 10_000;
 
+/** Names of the two Mastra lines (the count-capped one carries its `lastMessages`). */
+export const mastraCountName = (lastMessages: number) => `Mastra lastMessages ${lastMessages}`;
+export const MASTRA_TOKEN_LIMIT = 'Mastra + token limit';
+
 /**
- * The three systems. LangGraph's turn re-reads and re-writes the whole thread, so its cost grows
+ * The systems: mem, Mastra twice (a `lastMessages` count that fits the budget; its
+ * `messageHistory.maxTokens` token budget), LangGraph. LangGraph's turn re-reads and re-writes the whole thread, so its cost grows
  * with the history: it runs at a size only while its median turn at the previous size, scaled
  * by the size ratio, stays under 60 s, never beyond 10,000 interactions, and its measured turns
  * stop after 120 s per size (at least one is measured).
@@ -25,8 +34,13 @@ export function contenders(
   return [
     { name: 'mem', open: (dir) => openMemSystem({ dir, workload }), runsAt: () => true },
     {
-      name: 'Mastra',
+      name: mastraCountName(lastMessages),
       open: (dir) => openMastraSystem({ dir, workload }, lastMessages),
+      runsAt: () => true,
+    },
+    {
+      name: MASTRA_TOKEN_LIMIT,
+      open: (dir) => openMastraTokenLimitSystem({ dir, workload }),
       runsAt: () => true,
     },
     {

@@ -31,8 +31,14 @@ export interface SystemResult {
   /** Median messages in the prompt (mem messages; a Mastra record maps back to its messages). */
   promptMessages: number;
   maxPromptTokens: number;
+  /** Median prompt tokens (as mem counts them). */
+  medianPromptTokens: number;
   /** Turns whose prompt missed the new interaction or went over the budget. */
   badPrompts: number;
+  /** Turns whose prompt missed the new interaction. */
+  missedNewest: number;
+  /** Turns whose prompt went over the budget (counted as mem counts: o200k_base). */
+  overBudget: number;
   /** Set when the turn budget cut the measured turns short. */
   stoppedEarly: boolean;
 }
@@ -70,7 +76,8 @@ export async function runSize(
   try {
     for (const contender of contenders) {
       if (!contender.runsAt(interactions, earlier)) continue;
-      const dir = mkdtempSync(join(tmpdir(), `mem-peer-${contender.name.toLowerCase()}-`));
+      const slug = contender.name.toLowerCase().replace(/[^a-z0-9]+/g, '-');
+      const dir = mkdtempSync(join(tmpdir(), `mem-peer-${slug}-`));
       const system = contender.open(dir);
       const t0 = now();
       await system.prefill(interactions);
@@ -98,7 +105,10 @@ export async function runSize(
           turn: summarizeSamples([]),
           promptMessages: 0,
           maxPromptTokens: 0,
+          medianPromptTokens: 0,
           badPrompts: 0,
+          missedNewest: 0,
+          overBudget: 0,
           stoppedEarly: false,
         },
       });
@@ -127,9 +137,11 @@ export async function runSize(
           o.tokens.push(prompt.tokens);
           o.sizes.push(prompt.ids.length);
           const newest = workload.turnAt(i).map((m) => m.id);
-          if (!newest.every((id) => prompt.ids.includes(id)) || prompt.tokens > BUDGET_TOKENS) {
-            o.result.badPrompts++;
-          }
+          const missed = !newest.every((id) => prompt.ids.includes(id));
+          const over = prompt.tokens > BUDGET_TOKENS;
+          if (missed) o.result.missedNewest++;
+          if (over) o.result.overBudget++;
+          if (missed || over) o.result.badPrompts++;
         }
       }
       next += options.perRound;
@@ -138,7 +150,8 @@ export async function runSize(
       o.result.turn = summarizeSamples(o.samples);
       o.result.bytesAfterTurns = o.system.bytesOnDisk();
       o.result.maxPromptTokens = Math.max(0, ...o.tokens);
-      o.result.promptMessages = [...o.sizes].sort((a, b) => a - b)[o.sizes.length >> 1] ?? 0;
+      o.result.promptMessages = median(o.sizes);
+      o.result.medianPromptTokens = median(o.tokens);
     }
     return opened.map((o) => o.result);
   } finally {
@@ -147,4 +160,8 @@ export async function runSize(
       rmSync(o.dir, { recursive: true, force: true });
     }
   }
+}
+
+function median(values: readonly number[]): number {
+  return [...values].sort((a, b) => a - b)[values.length >> 1] ?? 0;
 }

@@ -52,4 +52,6 @@ export interface PromptView {
   ids: string[];
   /** Prompt tokens, counted as mem counts them (o200k_base, chat overhead, reply priming). */
   tokens: number;
+  /** The prompt's tokens as the system itself counts them, where it counts (lazy: outside the timer). */
+  ownTokens?: () => Promise<number>;
 }
