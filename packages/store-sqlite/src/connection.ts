@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { MemError, MemStoreError } from '@mem/core';
-import type { Database } from 'better-sqlite3';
+import type { Database, Statement } from 'better-sqlite3';
 import { assertSameFile, identify } from './database-file.ts';
 import { createLockWaiter } from './lock-wait.ts';
 import { type OpenedDatabase, type OpenOptions, openDatabase } from './open-database.ts';
@@ -16,9 +16,24 @@ export interface Connection<S> {
    * serialize. Writes of this connection apply in call order. `committed` runs right after the
    * COMMIT, in the same synchronous step (no other call of this process runs in between).
    */
-  write<R>(work: (st: S, db: Database) => R, committed?: (result: R) => void): Promise<R>;
+  write<R>(
+    work: (st: S, db: Database) => R,
+    committed?: (result: R, mark: ChangeMark) => void,
+  ): Promise<R>;
   /** Runs `work` in a deferred (read) transaction: one consistent snapshot. */
   read<R>(work: (st: S, db: Database) => R): Promise<R>;
+  /**
+   * A mark of the database as this process sees it now, outside any transaction: what a read
+   * started after it sees is at least as new. With `unchanged`, tells whether anything was
+   * committed since.
+   */
+  mark(): ChangeMark;
+  /**
+   * True when nothing was committed to the database since `mark` was taken: neither through this
+   * Database object by any store or knowledge base of this package, nor by any other connection
+   * or process (`PRAGMA data_version`). Also checks, like a read, that the file is still there.
+   */
+  unchanged(mark: ChangeMark): boolean;
   /**
    * Closes the database if this package opened it (with `reuseConnection`, leaves it open and
    * idle for the next connection to the same file instead); later calls fail.
@@ -31,6 +46,21 @@ type Runner = ((work: () => unknown) => unknown) & { immediate: (work: () => unk
 interface Prepared {
   tx: Runner;
   statements: Map<(db: Database) => unknown, unknown>;
+  /** Commits made through this Database object by this package's connections. */
+  writes: number;
+  dataVersion: Statement | undefined;
+}
+
+/** See `Connection.mark`: which Database, its `data_version` and its count of commits then. */
+export interface ChangeMark {
+  readonly db: Database;
+  readonly dataVersion: unknown;
+  readonly writes: number;
+}
+
+function markOf(db: Database, entry: Prepared): ChangeMark {
+  entry.dataVersion ??= db.prepare('PRAGMA data_version').pluck();
+  return { db, dataVersion: entry.dataVersion.get(), writes: entry.writes };
 }
 
 /** Statements and transaction wrappers are prepared once per Database, shared by its users. */
@@ -159,13 +189,20 @@ export function connect<S>(
       waiter.write(() => {
         const o = ensure();
         if (o.readonly) throw readOnlyError(options, label);
+        const entry = preparedFor.get(o.db) as Prepared;
+        let mark: ChangeMark | undefined;
         // Checked under the write lock, before COMMIT: a throw rolls the write back.
         const result = o.tx.immediate(() => {
           const result = work(o.st, o.db);
           checkFile(o, true);
+          // Under the write lock no other connection commits: the mark is exact.
+          if (committed !== undefined) mark = markOf(o.db, entry);
           return result;
         }) as ReturnType<typeof work>;
-        committed?.(result);
+        entry.writes++;
+        if (committed !== undefined) {
+          committed(result, { ...(mark as ChangeMark), writes: entry.writes });
+        }
         return result;
       }),
     read: (work) =>
@@ -175,6 +212,18 @@ export function connect<S>(
         checkFile(o, false);
         return result;
       }),
+    mark: () => {
+      const o = ensure();
+      return markOf(o.db, preparedFor.get(o.db) as Prepared);
+    },
+    unchanged: (mark) => {
+      const o = ensure();
+      if (o.db !== mark.db) return false;
+      const entry = preparedFor.get(o.db) as Prepared;
+      if (entry.writes !== mark.writes) return false;
+      checkFile(o, false);
+      return markOf(o.db, entry).dataVersion === mark.dataVersion;
+    },
     close: () => {
       if (closed) return;
       closed = true;
@@ -195,7 +244,7 @@ function prepared<S>(db: Database, prepare: (db: Database) => S): { tx: Runner; 
   let entry = preparedFor.get(db);
   if (entry === undefined) {
     const tx = db.transaction((work: () => unknown) => work()) as unknown as Runner;
-    entry = { tx, statements: new Map() };
+    entry = { tx, statements: new Map(), writes: 0, dataVersion: undefined };
     preparedFor.set(db, entry);
   }
   let st = entry.statements.get(prepare) as S | undefined;

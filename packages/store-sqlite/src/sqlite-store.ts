@@ -11,12 +11,13 @@ import {
   parseReadOptions,
   parseReplaceInput,
   parseSessionSnapshot,
+  type ReadResult,
   readIdempotencyKey,
   STORE_SPECIFICATION_VERSION,
   type Store,
   versionConflictError,
 } from '@mem/core/backend';
-import { connect } from './connection.ts';
+import { type ChangeMark, connect } from './connection.ts';
 import { recordOf, storedOf } from './decode-rows.ts';
 import { sortKey } from './sort-key.ts';
 import { compactSession, eraseSession, popNewest, replaceSession } from './sqlite-rewrite.ts';
@@ -38,6 +39,17 @@ import {
 } from './statements.ts';
 
 const DEFAULT_LIST_LIMIT = 100;
+/** Sessions whose last seen row a store keeps (then it forgets them all and starts again). */
+const MAX_SEEN_HEADS = 1024;
+
+/** A session row as a read or an append of this store saw it, and the change mark then. */
+interface SeenHead {
+  version: number;
+  epoch: number;
+  lastSeq: number;
+  expiresAt: number | null;
+  mark: ChangeMark;
+}
 const NO_UPPER_BOUND = Number.MAX_SAFE_INTEGER;
 
 /** A session id and its `sort_key`, which finds its row (with the store's namespace). */
@@ -97,6 +109,28 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     return located;
   };
   const expiry = (at: number) => (ttlMs === undefined ? null : at + ttlMs);
+  /**
+   * What this store last saw of a session's row, and when (a change mark). A catch-up read
+   * (`afterSeq` only) at or past the session's `last_seq` with nothing committed to the database
+   * since is answered from it without a transaction: the engine's `context()` after its own
+   * `append`, the usual case, costs one `PRAGMA data_version` instead of a read.
+   */
+  const heads = new Map<string, SeenHead>();
+  const remember = (sid: string, head: SeenHead): void => {
+    if (heads.size >= MAX_SEEN_HEADS && !heads.has(sid)) heads.clear();
+    heads.set(sid, head);
+  };
+  /** The answer to a catch-up read from what was seen, when nothing can have changed since. */
+  const caughtUp = (sid: string, afterSeq: number): ReadResult | undefined => {
+    const head = heads.get(sid);
+    if (head === undefined || head.lastSeq > afterSeq) return undefined;
+    if (head.expiresAt !== null && now() >= head.expiresAt) return undefined;
+    if (!connection.unchanged(head.mark)) {
+      heads.delete(sid);
+      return undefined;
+    }
+    return { version: head.version, epoch: head.epoch, messages: [] };
+  };
   /** The session row as a read sees it: undefined when absent or expired. */
   const rowFor = (st: Statements, key: SessionKey, at: number): SessionRow | undefined => {
     const row = st.session.get(namespace, key.sortKey);
@@ -160,28 +194,48 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
       const batch = encodeMessageBatch(messages);
       const idempotencyKey = readIdempotencyKey(appendOptions);
       const key = locate(sessionId);
-      return connection.write((st) => {
-        const at = now();
-        const row = rowForWrite(st, key, at);
-        const head = headOf(row, at);
-        const ref = refForWrite(st, key, row);
-        const archive = row?.archived === 1;
-        const result = appendMessages(st, ref, head, archive, batch, idempotencyKey, at);
-        if (result.duplicate) return result;
-        saveHead(st, ref, head, expiry(at));
-        sweep(st, at);
-        return result;
-      });
+      let expiresAt: number | null = null;
+      return connection.write(
+        (st) => {
+          const at = now();
+          const row = rowForWrite(st, key, at);
+          const head = headOf(row, at);
+          const ref = refForWrite(st, key, row);
+          const archive = row?.archived === 1;
+          const result = appendMessages(st, ref, head, archive, batch, idempotencyKey, at);
+          if (result.duplicate) return result;
+          expiresAt = expiry(at);
+          saveHead(st, ref, head, expiresAt);
+          sweep(st, at);
+          return result;
+        },
+        (result, mark) => {
+          if (result.duplicate) return;
+          const { version, epoch, lastSeq } = result;
+          remember(key.sid, { version, epoch, lastSeq, expiresAt, mark });
+        },
+      );
     }),
 
     read: run((sessionId, readOptions) => {
       begin(sessionId);
       const range = parseReadOptions(readOptions);
+      const catchUp =
+        range.afterSeq !== undefined && range.beforeSeq === undefined && range.limit === undefined;
+      if (catchUp) {
+        const seen = caughtUp(sessionId, range.afterSeq as number);
+        if (seen !== undefined) return seen;
+      }
       const key = locate(sessionId);
+      const mark = connection.mark();
       return connection.read((st) => {
         const row = rowFor(st, key, now());
         const version = row?.version ?? 0;
         const epoch = row?.epoch ?? 0;
+        if (row !== undefined) {
+          const { last_seq: lastSeq, expires_at: expiresAt } = row;
+          remember(key.sid, { version, epoch, lastSeq, expiresAt, mark });
+        }
         if (row?.live !== 1) return { version, epoch, messages: [] };
         const params = {
           s: row.id,

@@ -74,7 +74,41 @@ export function parseIdempotencyKey(options: unknown): string {
 }
 
 export function parseReadOptions(options: unknown): ReadOptions {
-  return stripUndefined(parseWith(readOptionsSchema, options ?? {}, ''));
+  return (
+    usualReadOptions(options) ?? stripUndefined(parseWith(readOptionsSchema, options ?? {}, ''))
+  );
+}
+
+const isCount = (value: unknown): value is number =>
+  typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+
+/**
+ * The read options every valid call passes, checked in a few property reads (a read runs per
+ * engine call; the schema costs microseconds). Undefined for anything else, which the schema
+ * then checks and reports.
+ */
+function usualReadOptions(options: unknown): ReadOptions | undefined {
+  if (options === undefined || options === null) return {};
+  if (typeof options !== 'object' || Array.isArray(options)) return undefined;
+  const { afterSeq, beforeSeq, limit, from } = options as Record<string, unknown>;
+  const out: ReadOptions = {};
+  if (afterSeq !== undefined) {
+    if (!isCount(afterSeq)) return undefined;
+    out.afterSeq = afterSeq;
+  }
+  if (beforeSeq !== undefined) {
+    if (!isCount(beforeSeq)) return undefined;
+    out.beforeSeq = beforeSeq;
+  }
+  if (limit !== undefined) {
+    if (!isCount(limit)) return undefined;
+    out.limit = limit;
+  }
+  if (from !== undefined) {
+    if (from !== 'start' && from !== 'end') return undefined;
+    out.from = from;
+  }
+  return out;
 }
 
 export function parseListOptions(options: unknown): ListOptions {
