@@ -6,21 +6,21 @@ import { createMemoryEngine } from './memory-engine.ts';
 
 const window = { memory_strategy_id: 'max_tokens', memory_max_tokens: 4000 };
 
-/** The in-memory store, with its `read` calls counted (every call goes to the real store). */
-function countingReads(store: Store): { store: Store; reads: () => number } {
-  let reads = 0;
+/** A store with its `read` calls counted and their options kept (each goes to the real store). */
+function countingReads(store: Store): { store: Store; reads: () => number; asked: unknown[] } {
+  const asked: unknown[] = [];
   const counted = new Proxy(store, {
     get(target, key, receiver) {
       if (key === 'read') {
         return (...args: Parameters<Store['read']>) => {
-          reads++;
+          asked.push(args[1]);
           return target.read(...args);
         };
       }
       return Reflect.get(target, key, receiver);
     },
   });
-  return { store: counted, reads: () => reads };
+  return { store: counted, reads: () => asked.length, asked };
 }
 
 const turn = (i: number) => [
@@ -106,19 +106,7 @@ describe('engine append: reads only what it cannot prove', () => {
 
 describe('session.messages({ last }): a tail read', () => {
   it('returns the newest messages in order, asking the store for that many only', async () => {
-    const shared = createInMemoryStore();
-    const asked: unknown[] = [];
-    const store = new Proxy(shared, {
-      get(target, key, receiver) {
-        if (key === 'read') {
-          return (...args: Parameters<Store['read']>) => {
-            asked.push(args[1]);
-            return target.read(...args);
-          };
-        }
-        return Reflect.get(target, key, receiver);
-      },
-    });
+    const { store, asked } = countingReads(createInMemoryStore());
     const session = createMemoryEngine({
       store,
       profile: { short_term_memory_strategy: [window] },
