@@ -146,7 +146,7 @@ if (only === undefined || only === 'engine') {
     {
       measure: 'summarizer+kb / plain window, median per turn',
       value: ratio.toFixed(2),
-      target: '<= 2',
+      target: '<= 1.5',
     },
     {
       measure: 'summarizer+kb / plain window, wall incl. compaction',
