@@ -212,17 +212,26 @@ export function connect<S>(
         checkFile(o, false);
         return result;
       }),
+    // Outside the lock waiter: driver errors are turned into MemStoreErrors here, as it does.
     mark: () => {
-      const o = ensure();
-      return markOf(o.db, preparedFor.get(o.db) as Prepared);
+      try {
+        const o = ensure();
+        return markOf(o.db, preparedFor.get(o.db) as Prepared);
+      } catch (error) {
+        throw storeError(error);
+      }
     },
     unchanged: (mark) => {
-      const o = ensure();
-      if (o.db !== mark.db) return false;
-      const entry = preparedFor.get(o.db) as Prepared;
-      if (entry.writes !== mark.writes) return false;
-      checkFile(o, false);
-      return markOf(o.db, entry).dataVersion === mark.dataVersion;
+      try {
+        const o = ensure();
+        if (o.db !== mark.db) return false;
+        const entry = preparedFor.get(o.db) as Prepared;
+        if (entry.writes !== mark.writes) return false;
+        checkFile(o, false);
+        return markOf(o.db, entry).dataVersion === mark.dataVersion;
+      } catch (error) {
+        throw storeError(error);
+      }
     },
     close: () => {
       if (closed) return;
