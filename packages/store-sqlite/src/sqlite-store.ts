@@ -39,6 +39,7 @@ import {
 } from './statements.ts';
 
 const DEFAULT_LIST_LIMIT = 100;
+const NO_UPPER_BOUND = Number.MAX_SAFE_INTEGER;
 /** Sessions whose last seen row a store keeps (then it forgets them all and starts again). */
 const MAX_SEEN_HEADS = 1024;
 
@@ -50,7 +51,6 @@ interface SeenHead {
   expiresAt: number | null;
   mark: ChangeMark;
 }
-const NO_UPPER_BOUND = Number.MAX_SAFE_INTEGER;
 
 /** A session id and its `sort_key`, which finds its row (with the store's namespace). */
 interface SessionKey {

@@ -186,6 +186,8 @@ export function createMemoryEngine(options: MemoryEngineOptions): MemoryEngine {
     windows.every((w) => w.conditions.length === 0)
       ? Math.max(0, ...windows.map((w) => w.config.memory_max_tokens))
       : undefined;
+  // Session calls first load the counter's encoding (nothing loads it at import).
+  const afterCounterReady = readyGate(counter);
   /** Cached sessions, least recently used first (a Map keeps insertion order). */
   const sessions = new Map<string, CachedSession>();
   const cached = (sessionId: string): CachedSession => {
@@ -208,8 +210,6 @@ export function createMemoryEngine(options: MemoryEngineOptions): MemoryEngine {
     }
     return entry;
   };
-  // Session calls first load the counter's encoding (nothing loads it at import).
-  const afterCounterReady = readyGate(counter);
 
   return {
     profile,

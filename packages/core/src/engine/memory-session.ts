@@ -168,7 +168,7 @@ export function createSession(
 
     async messages(options = {}) {
       const last = checkLast(options.last);
-      await ensureLoaded();
+      // Straight from the store: the engine's cache is not needed (nor brought up to date) here.
       const read =
         last === undefined
           ? await ctx.store.read(id)
