@@ -17,9 +17,17 @@ status=0
 logs=()
 labels=()
 summary=()
+failures=()
 
 # Sums every package's vitest summary line in log $1 ("Tests  12 passed | 1 failed (13)").
 count() { { sed -E 's/\x1b\[[0-9;]*m//g' "$1" | grep -aE 'Tests +[0-9]+ ' | grep -oE "[0-9]+ $2" || true; } | awk '{s+=$1} END {print s+0}'; }
+
+# What failed in log $1: vitest's FAIL / × lines and turbo's failed tasks (ANSI stripped, at most
+# 40 lines), so the end of CI's output names them.
+failed_lines() {
+  { sed -E 's/\x1b\[[0-9;]*m//g' "$1" | grep -aE '(FAIL |[×✗] |exited \([0-9]+\)|AssertionError)' || true; } |
+    awk '!seen[$0]++' | head -40
+}
 
 # Runs turbo task(s) $2... with Node bin dir $1 first on PATH. MEM_NODE_VERSION is part of the
 # test task's hash (turbo.json: env MEM_*), so one Node's results never replay for another.
@@ -41,7 +49,7 @@ run_line() {
   local only=("${filter[@]}")
   if [[ $major -ge 24 && ${#only[@]} -eq 0 ]]; then only=("--filter=!@mem/playground"); fi
   PATH="$bin:$PATH" MEM_NODE_VERSION="$version" \
-    pnpm exec turbo run "$@" "${only[@]}" --concurrency=1 --output-logs=full 2>&1 | tee "$log" || rc=$?
+    pnpm exec turbo run "$@" "${only[@]}" --concurrency=1 --continue --output-logs=full 2>&1 | tee "$log" || rc=$?
   local passed failed
   passed=$(count "$log" passed)
   failed=$(count "$log" failed)
@@ -50,6 +58,7 @@ run_line() {
     if [[ $failed -eq 0 ]]; then failed=1; fi
   fi
   summary+=("node ${major}: ${passed} passed, ${failed} failed")
+  if [[ $rc -ne 0 ]]; then failures+=("node ${major}:" "$(failed_lines "$log" || true)"); fi
   echo "[mem] node ${version}: ${passed} passed, ${failed} failed in $((SECONDS - start)) s"
   totals_passed=$((totals_passed + passed))
   totals_failed=$((totals_failed + failed))
@@ -116,6 +125,11 @@ rm -f "${logs[@]}"
 # Closing lines: one per Node line, then the plain total CI greps for.
 if [[ $status -ne 0 && $totals_failed -eq 0 ]]; then totals_failed=1; fi
 echo
+if [[ ${#failures[@]} -gt 0 ]]; then
+  echo "[mem] what failed:"
+  printf '%s\n' "${failures[@]}"
+  echo
+fi
 if [[ ${#summary[@]} -gt 0 ]]; then (IFS=';'; echo "${summary[*]}" | sed 's/;/; /g'); fi
 echo "${totals_passed} passed, ${totals_failed} failed"
 exit "$status"
