@@ -16,7 +16,7 @@ export function snapshotOf(st: Statements, ref: SessionRef, row: SessionRow): Se
     format: 'mem.session.v1',
     sessionId: ref.sid,
     info: infoOf(ref.sid, row),
-    messages: st.readAscending
+    messages: st.readJsonAscending
       .all({ s: ref.id, after: 0, before: Number.MAX_SAFE_INTEGER, limit: -1 })
       .map((m) => storedOf(m, ref.sid)),
     archived: summaries.flatMap((r) =>

@@ -245,8 +245,8 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
         };
         const rows =
           range.from === 'end' && range.limit !== undefined
-            ? st.readDescending.all(params).reverse()
-            : st.readAscending.all(params);
+            ? st.readJsonDescending.all(params).reverse()
+            : st.readJsonAscending.all(params);
         return { version, epoch, messages: rows.map((r) => storedOf(r, key.sid)) };
       });
     }),

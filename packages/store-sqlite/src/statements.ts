@@ -24,6 +24,12 @@ export interface SessionRow {
   archived: number;
 }
 
+/** A message row as reads decode it. */
+export interface JsonRow {
+  seq: number;
+  json: string;
+}
+
 export interface MessageRow {
   seq: number;
   id: string;
@@ -136,6 +142,15 @@ export function prepareStatements(db: Database) {
     ),
     readDescending: p<MessageRow>(
       `SELECT seq, id, token_count, json FROM mem_messages
+       WHERE session = @s AND seq > @after AND seq < @before ORDER BY seq DESC LIMIT @limit`,
+    ),
+    /** What a read decodes (the seq and the stored JSON, which holds the id and count too). */
+    readJsonAscending: p<JsonRow>(
+      `SELECT seq, json FROM mem_messages
+       WHERE session = @s AND seq > @after AND seq < @before ORDER BY seq LIMIT @limit`,
+    ),
+    readJsonDescending: p<JsonRow>(
+      `SELECT seq, json FROM mem_messages
        WHERE session = @s AND seq > @after AND seq < @before ORDER BY seq DESC LIMIT @limit`,
     ),
     seqBounds: p<{ first: number | null; last: number | null }>(
