@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { analyzeText } from './analyze-text.ts';
 import { BM25_B, BM25_K1, Bm25Index } from './bm25-index.ts';
+import { deleteMatcher } from './delete-matcher.ts';
 import type { KnowledgeChunk } from './knowledge-base-spec.ts';
 
 const WORDS = ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta', 'eta', 'theta'];
@@ -217,5 +218,45 @@ describe('Bm25Index renumbering', () => {
     // Adding after a renumber keeps postings sorted and searchable.
     index.add([chunk('new', 's9', 'zeta zeta zeta item7', 99)]);
     expect(index.search(['zeta', 'item7'], 1)[0]?.chunk.id).toBe('new');
+  });
+
+  it('finds a summary’s entries through its index exactly as scanning the session does', () => {
+    const summaryOf = fc.option(fc.constantFrom('S1', 'S2', 'S3'), { nil: undefined });
+    const step = fc.oneof(
+      fc.record({
+        kind: fc.constant('add' as const),
+        id: fc.integer({ min: 0, max: 12 }),
+        session: fc.constantFrom('s1', 's2'),
+        summaryId: summaryOf,
+      }),
+      fc.record({
+        kind: fc.constant('delete' as const),
+        session: fc.constantFrom('s1', 's2'),
+        summaryIds: fc.array(fc.constantFrom('S1', 'S2', 'S3', 'S4'), { maxLength: 3 }),
+      }),
+    );
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 50 }), (steps) => {
+        const index = new Bm25Index();
+        for (const s of steps) {
+          if (s.kind === 'add') {
+            const c = chunk(`c${s.id}`, s.session, 'alpha beta');
+            const metadata =
+              s.summaryId === undefined ? c.metadata : { ...c.metadata, summaryId: s.summaryId };
+            index.add([{ ...c, metadata }]);
+            continue;
+          }
+          const scanned = [...(index.sessions.get(s.session)?.values() ?? [])].filter(
+            deleteMatcher({ sessionId: s.session, summaryIds: s.summaryIds }),
+          );
+          const found = index.summaryEntries(s.session, s.summaryIds);
+          const ids = (entries: typeof found) => entries.map((e) => e.chunk.id).sort();
+          expect(ids(found)).toEqual(ids(scanned));
+          index.remove(found);
+          expect(index.summaryEntries(s.session, s.summaryIds)).toEqual([]);
+        }
+      }),
+      { numRuns: 300 },
+    );
   });
 });

@@ -30,6 +30,8 @@ export interface ScoredChunk {
 export class Bm25Index {
   /** sessionId → chunk id → entry. */
   readonly sessions = new Map<string, Map<string, IndexedChunk>>();
+  /** sessionId → summaryId → the entries of that summary (what compaction deletes). */
+  #bySummary = new Map<string, Map<string, Set<IndexedChunk>>>();
   #sessionNumbers = new Map<string, number>();
   #nextSessionNumber = 1;
   #postings = new Map<string, Posting>();
@@ -67,6 +69,7 @@ export class Bm25Index {
       const session = this.sessions.get(sessionId);
       if (session === undefined || session.get(entry.chunk.id) !== entry) continue;
       session.delete(entry.chunk.id);
+      this.#unlinkSummary(entry);
       if (session.size === 0) {
         this.sessions.delete(sessionId);
         this.#sessionNumbers.delete(sessionId);
@@ -85,6 +88,21 @@ export class Bm25Index {
       const map = this.#table.renumber();
       for (const posting of this.#postings.values()) renumberPosting(posting, map);
     }
+  }
+
+  /**
+   * A session's entries whose `metadata.summaryId` is one of `summaryIds` (found through an
+   * index: no scan of the session's chunks).
+   */
+  summaryEntries(sessionId: string, summaryIds: readonly string[]): IndexedChunk[] {
+    const bySummary = this.#bySummary.get(sessionId);
+    if (bySummary === undefined) return [];
+    const out: IndexedChunk[] = [];
+    for (const id of new Set(summaryIds)) {
+      const entries = bySummary.get(id);
+      if (entries !== undefined) out.push(...entries);
+    }
+    return out;
   }
 
   /**
@@ -139,5 +157,31 @@ export class Bm25Index {
       }
     }
     session.set(chunk.id, entry);
+    const { summaryId } = chunk.metadata;
+    if (summaryId !== undefined) {
+      let bySummary = this.#bySummary.get(sessionId);
+      if (bySummary === undefined) {
+        bySummary = new Map();
+        this.#bySummary.set(sessionId, bySummary);
+      }
+      let entries = bySummary.get(summaryId);
+      if (entries === undefined) {
+        entries = new Set();
+        bySummary.set(summaryId, entries);
+      }
+      entries.add(entry);
+    }
+  }
+
+  #unlinkSummary(entry: IndexedChunk): void {
+    const { sessionId, summaryId } = entry.chunk.metadata;
+    if (summaryId === undefined) return;
+    const bySummary = this.#bySummary.get(sessionId);
+    const entries = bySummary?.get(summaryId);
+    if (bySummary === undefined || entries === undefined) return;
+    entries.delete(entry);
+    if (entries.size > 0) return;
+    bySummary.delete(summaryId);
+    if (bySummary.size === 0) this.#bySummary.delete(sessionId);
   }
 }

@@ -139,7 +139,11 @@ export function createInMemoryKnowledgeBase(
       const collection = collections.get(collectionId);
       const session = collection?.words.sessions.get(parsed.sessionId);
       if (collection === undefined || session === undefined) return 0;
-      const doomed = [...session.values()].filter(deleteMatcher(parsed));
+      // Compaction deletes by summary ids only: those are indexed; anything else scans.
+      const doomed =
+        parsed.messageIds === undefined && parsed.summaryIds !== undefined
+          ? collection.words.summaryEntries(parsed.sessionId, parsed.summaryIds)
+          : [...session.values()].filter(deleteMatcher(parsed));
       collection.words.remove(doomed);
       for (const entry of doomed) collection.vectors.delete(entry.chunk);
       if (collection.words.size === 0) collections.delete(collectionId);
