@@ -78,10 +78,11 @@ export class Bm25Index {
       for (const term of entry.terms) terms.add(term);
       sparse = this.#table.free(entry);
     }
+    const sorted = Int32Array.from(dead).sort();
     for (const term of terms) {
       const posting = this.#postings.get(term);
       if (posting === undefined) continue;
-      removeSlots(posting, dead);
+      removeSlots(posting, sorted);
       if (posting.size === 0) this.#postings.delete(term);
     }
     if (sparse) {
