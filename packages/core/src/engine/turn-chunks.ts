@@ -59,13 +59,7 @@ export function turnChunks(
   };
   const context = before === undefined ? '' : contextOf(before);
   const text = turnText(originals);
-  // A token is at least one UTF-16 unit: text no longer than a chunk is one chunk, counted once.
-  const spans =
-    text.length <= split.chunkSize
-      ? text.length === 0
-        ? []
-        : [{ text, tokenCount: split.counter.countText(text) }]
-      : splitTextSpans(text, split);
+  const spans = text.length === 0 ? [] : (oneChunk(text, split) ?? splitTextSpans(text, split));
   return spans.map((span, i) => ({
     id: `${first.id}:${i}`,
     text: span.text,
@@ -73,6 +67,26 @@ export function turnChunks(
     tokenCount: span.tokenCount,
     metadata: { ...metadata, messageIds: [...metadata.messageIds] },
   }));
+}
+
+/** Prose rarely averages more UTF-16 units per token than this (English ~4). */
+const MAX_CHARS_PER_TOKEN = 8;
+
+/**
+ * The text as its only chunk when it counts at most `chunkSize` tokens (most interactions), for
+ * one count instead of the splitter's encoding, boundaries and count; `undefined` when it needs
+ * cutting. A token is at least one UTF-16 unit, so text no longer than a chunk always fits; text
+ * too long to plausibly fit goes straight to the splitter without the extra count.
+ */
+export function oneChunk(
+  text: string,
+  split: ChunkSplit,
+): [{ text: string; tokenCount: number }] | undefined {
+  if (text.length > split.chunkSize * MAX_CHARS_PER_TOKEN) return undefined;
+  const tokenCount = split.counter.countText(text);
+  return tokenCount <= split.chunkSize || text.length <= split.chunkSize
+    ? [{ text, tokenCount }]
+    : undefined;
 }
 
 /** Search context is for finding, not reading: the first characters of the message before do. */
