@@ -22,16 +22,30 @@ export function assertValidSessionId(
   sessionId: unknown,
   field = 'sessionId',
 ): asserts sessionId is string {
-  const fail = (why: string) =>
-    new MemValidationError(field, `[mem/store] invalid ${field}: ${why}`);
-  if (typeof sessionId !== 'string') throw fail(`expected a string, got ${typeof sessionId}`);
-  if (sessionId.length === 0) throw fail('it is empty; pass a non-empty id');
-  if (sessionId.length > MAX_SESSION_ID_LENGTH)
-    throw fail(`it is ${sessionId.length} characters long; the limit is ${MAX_SESSION_ID_LENGTH}`);
-  if (!sessionId.isWellFormed())
-    throw fail('it contains a lone UTF-16 surrogate (not valid Unicode); pass well-formed text');
-  if (hasControlChar(sessionId))
-    throw fail('it contains a control character (NUL, newline, ...); remove it');
+  if (typeof sessionId !== 'string') {
+    throw invalidId(field, `expected a string, got ${typeof sessionId}`);
+  }
+  if (sessionId.length === 0) throw invalidId(field, 'it is empty; pass a non-empty id');
+  if (sessionId.length > MAX_SESSION_ID_LENGTH) {
+    throw invalidId(
+      field,
+      `it is ${sessionId.length} characters long; the limit is ${MAX_SESSION_ID_LENGTH}`,
+    );
+  }
+  if (!sessionId.isWellFormed()) {
+    throw invalidId(
+      field,
+      'it contains a lone UTF-16 surrogate (not valid Unicode); pass well-formed text',
+    );
+  }
+  if (hasControlChar(sessionId)) {
+    throw invalidId(field, 'it contains a control character (NUL, newline, ...); remove it');
+  }
+}
+
+/** No closure per check: this runs on every store call. */
+function invalidId(field: string, why: string): MemValidationError {
+  return new MemValidationError(field, `[mem/store] invalid ${field}: ${why}`);
 }
 
 /** Namespaces (tenants) are short identifiers: letters, digits, `_` and `-`, at most 64. */
