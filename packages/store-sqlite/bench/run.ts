@@ -11,6 +11,7 @@ import {
 import BetterSqlite3, { type Database } from 'better-sqlite3';
 import { createSqliteStore, type SqliteSynchronous } from '../src/index.ts';
 import { runEngineOverhead } from './engine-overhead.ts';
+import { runKbDelete } from './kb-delete.ts';
 import { runPerRequest } from './per-request.ts';
 import { runRecallContext } from './recall-context.ts';
 
@@ -29,8 +30,10 @@ import { runRecallContext } from './recall-context.ts';
  *     open, at 1k and 10k interactions; then the same per fresh process (see per-request.ts).
  * (f) the engine's own work on a warm append: `session.append` against counting the same
  *     messages and `store.append` of them, interleaved (see engine-overhead.ts).
- * `--quick` shrinks the sizes; `--only=recall-context`, `--only=per-request` or
- * `--only=engine-overhead` runs (d), (e) or (f) alone.
+ * (g) a compaction's delete in the SQLite knowledge base: by the summary_id index vs by scanning
+ *     the session's chunks, at 1k and 10k chunks (see kb-delete.ts).
+ * `--quick` shrinks the sizes; `--only=recall-context`, `--only=per-request`,
+ * `--only=engine-overhead` or `--only=kb-delete` runs (d), (e), (f) or (g) alone.
  *
  * (a) runs 10 interleaved rounds per side (after a discarded warm-up of 100 turns per side): on
  * a shared, busy machine a single slow round (another process, a WAL checkpoint's fsync) moved
@@ -182,6 +185,7 @@ try {
   if (only === undefined || only === 'recall-context') await runRecallContext(run, dir);
   if (only === undefined || only === 'per-request') await runPerRequest(run, dir);
   if (only === undefined || only === 'engine-overhead') await runEngineOverhead(run);
+  if (only === undefined || only === 'kb-delete') await runKbDelete(run, dir);
   console.log(JSON.stringify(run.out));
 } finally {
   rmSync(dir, { recursive: true, force: true });

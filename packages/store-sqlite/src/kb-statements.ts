@@ -31,12 +31,18 @@ export function prepareKnowledgeStatements(db: Database) {
       'SELECT id FROM mem_kb_chunks WHERE collection = @collection AND session_id = @sid AND chunk_id = @chunkId',
     ),
     insertChunk: p(
-      `INSERT INTO mem_kb_chunks (collection, session_id, chunk_id, created_at, json)
-       VALUES (@collection, @sid, @chunkId, @createdAt, @json)`,
+      `INSERT INTO mem_kb_chunks (collection, session_id, chunk_id, created_at, json, summary_id)
+       VALUES (@collection, @sid, @chunkId, @createdAt, @json, @summaryId)`,
     ),
     insertText: p('INSERT INTO mem_kb_fts (rowid, scope, body) VALUES (@id, @scope, @body)'),
     deleteChunk: p('DELETE FROM mem_kb_chunks WHERE id = @id'),
     deleteText: p('DELETE FROM mem_kb_fts WHERE rowid = @id'),
+    /** Chunks of a session whose metadata.summaryId is in `ids` (a JSON array), by index. */
+    summaryChunks: p<{ id: number }>(
+      `SELECT id FROM mem_kb_chunks
+       WHERE collection = @collection AND session_id = @sid AND summary_id IS NOT NULL
+         AND summary_id IN (SELECT value FROM json_each(@ids))`,
+    ),
     sessionChunks: p<{ id: number; json: string }>(
       'SELECT id, json FROM mem_kb_chunks WHERE collection = @collection AND session_id = @sid',
     ),

@@ -145,6 +145,16 @@ export const MIGRATIONS: readonly string[] = [
     chunk INTEGER NOT NULL
   );
   `,
+  `
+  -- Compaction deletes a folded summary's chunks by summary id: a column (from the chunk's
+  -- metadata.summaryId) and a partial index find them without reading and parsing every chunk
+  -- of the session inside the write transaction.
+  ALTER TABLE mem_kb_chunks ADD COLUMN summary_id TEXT;
+  UPDATE mem_kb_chunks SET summary_id = json_extract(json, '$.metadata.summaryId')
+    WHERE json_valid(json) AND json_type(json, '$.metadata.summaryId') = 'text';
+  CREATE INDEX mem_kb_chunks_summary ON mem_kb_chunks (collection, session_id, summary_id)
+    WHERE summary_id IS NOT NULL;
+  `,
 ];
 
 /** The schema version this package writes. */

@@ -188,4 +188,45 @@ describe('lexical search ranks in memory, in step with every connection on the f
     expect(raw.prepare('SELECT id FROM mem_kb_chunks').pluck().all()).toEqual([8]);
     expect(await found(kb, 'refund deploy')).toEqual(['deploy:0']);
   });
+
+  it('migrates a file from before summary ids were indexed: delete by summary id finds its chunks', async () => {
+    const path = join(dir, `pre-summary-index-${files++}.db`);
+    const raw = new Database(path);
+    const before = MIGRATIONS.length - 1;
+    for (const migration of MIGRATIONS.slice(0, before)) raw.exec(migration);
+    raw.pragma(`user_version = ${before}`);
+    raw
+      .prepare(
+        "INSERT INTO mem_kb_collections (id, namespace, collection_id) VALUES (1, 'default', ?)",
+      )
+      .run(TEST_COLLECTION);
+    const rows: Array<[number, string, string]> = [
+      [1, 'S1:0', JSON.stringify(knowledgeChunk('S1:0', 'refund wire', { summaryId: 'S1' }))],
+      [2, 'S1:1', JSON.stringify(knowledgeChunk('S1:1', 'refund ticket', { summaryId: 'S1' }))],
+      [3, 'S2:0', JSON.stringify(knowledgeChunk('S2:0', 'refund porto', { summaryId: 'S2' }))],
+      [4, 'turn:0', JSON.stringify(knowledgeChunk('turn:0', 'refund deploy'))],
+      // Not what this store writes: the migration leaves it without a summary id.
+      [5, 'broken:0', '{"id": "broken:0", "metadata": '],
+    ];
+    for (const [id, chunkId, json] of rows) {
+      raw.prepare(`INSERT INTO mem_kb_chunks VALUES (?, 1, 's1', ?, 1, ?)`).run(id, chunkId, json);
+    }
+    raw.close();
+    const kb = createSqliteKnowledgeBase({ path });
+    opened.push(kb);
+    expect(await kb.delete(TEST_COLLECTION, { sessionId: 's1', summaryIds: ['S1', 'S9'] })).toBe(2);
+    const check = new Database(path, { readonly: true });
+    opened.push(check);
+    expect(check.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
+    expect(
+      check.prepare('SELECT chunk_id, summary_id FROM mem_kb_chunks ORDER BY id').all(),
+    ).toEqual([
+      { chunk_id: 'S2:0', summary_id: 'S2' },
+      { chunk_id: 'turn:0', summary_id: null },
+      { chunk_id: 'broken:0', summary_id: null },
+    ]);
+    // New rows carry their summary id too.
+    await kb.add(TEST_COLLECTION, [knowledgeChunk('S3:0', 'refund later', { summaryId: 'S3' })]);
+    expect(await kb.delete(TEST_COLLECTION, { sessionId: 's1', summaryIds: ['S2', 'S3'] })).toBe(2);
+  });
 });

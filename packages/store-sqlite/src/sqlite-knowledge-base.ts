@@ -173,6 +173,7 @@ export function createSqliteKnowledgeBase(options: SqliteKnowledgeBaseOptions): 
                 ...key,
                 createdAt: chunk.metadata.createdAt,
                 json: JSON.stringify(chunk),
+                summaryId: chunk.metadata.summaryId ?? null,
               }).lastInsertRowid,
             );
             st.insertText.run({
@@ -245,10 +246,19 @@ export function createSqliteKnowledgeBase(options: SqliteKnowledgeBaseOptions): 
           const vec = vectorsToUpdate(db, st);
           const mirror = existingMirror(db, st, collection);
           const write: OwnWrite = { removed: [], added: [], lastSeq: 0 };
-          const matches = deleteMatcher(parsed);
-          for (const row of st.sessionChunks.all({ collection, sid: parsed.sessionId })) {
-            if (matches(JSON.parse(row.json) as KnowledgeChunk)) {
+          const sid = parsed.sessionId;
+          if (parsed.messageIds === undefined && parsed.summaryIds !== undefined) {
+            // Compaction's delete: the summary ids are indexed, nothing else is read.
+            const ids = JSON.stringify(parsed.summaryIds);
+            for (const row of st.summaryChunks.all({ collection, sid, ids })) {
               removeChunkRow(st, collection, row.id, vec, write);
+            }
+          } else {
+            const matches = deleteMatcher(parsed);
+            for (const row of st.sessionChunks.all({ collection, sid })) {
+              if (matches(JSON.parse(row.json) as KnowledgeChunk)) {
+                removeChunkRow(st, collection, row.id, vec, write);
+              }
             }
           }
           pruneRemovedLog(st, write);
