@@ -11,6 +11,7 @@ import {
 } from '../src/__fixtures__/redis-process.ts';
 import { createRedisStore } from '../src/index.ts';
 import { benchServerTime, reportServerTime } from './append-server-time.ts';
+import { runKbDelete } from './kb-delete.ts';
 
 /**
  * `pnpm bench` for @mem/store-redis, side by side in one run (interleaved rounds; the shared
@@ -27,7 +28,9 @@ import { benchServerTime, reportServerTime } from './append-server-time.ts';
  * (c) AOF bytes per turn (`INFO persistence` aof_current_size) at 100, 1k and 10k interactions;
  * (d) server time per append (`INFO commandstats`), the append script before its server-time
  *     cut beside the current one, on sessions of 1k and 10k interactions (append-server-time.ts).
- * `--quick` shrinks the sizes; `--only=server-time` runs (d) alone.
+ * (e) a compaction's delete in the Redis knowledge base, wall and script server time, at 1k and
+ *     10k chunks in the session (kb-delete.ts).
+ * `--quick` shrinks the sizes; `--only=server-time` or `--only=kb-delete` runs (d) or (e) alone.
  */
 const run = startBench('@mem/store-redis');
 
@@ -155,8 +158,12 @@ try {
   const fsync = await config.config('GET', 'appendfsync');
   config.disconnect();
   run.out.server = { appendonly: 'yes', appendfsync: (fsync as string[])[1] };
-  if (!process.argv.includes('--only=server-time')) await runStoreSections(run, backendOn(url));
-  Object.assign(run.out, reportServerTime(await benchServerTime(run, url)));
+  const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
+  if (only === undefined) await runStoreSections(run, backendOn(url));
+  if (only === undefined || only === 'server-time') {
+    Object.assign(run.out, reportServerTime(await benchServerTime(run, url)));
+  }
+  if (only === undefined || only === 'kb-delete') await runKbDelete(run, url);
   console.log(JSON.stringify(run.out));
 } finally {
   if (redis !== undefined) await killRedis(redis);
