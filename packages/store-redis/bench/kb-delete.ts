@@ -12,13 +12,21 @@ function text(i: number): string {
   return Array.from({ length: 120 }, (_, k) => WORDS[(i * 7 + k * 3) % WORDS.length]).join(' ');
 }
 
+/** Server time of the script calls since the last `CONFIG RESETSTAT` (commandstats), in ms. */
+async function scriptMs(client: Redis): Promise<number> {
+  const stats = await client.info('commandstats');
+  const usec = /cmdstat_evalsha:calls=\d+,usec=(\d+)/.exec(stats)?.[1];
+  return Number(usec ?? Number.NaN) / 1000;
+}
+
 /**
  * (e) What a compaction's `delete` costs the Redis knowledge base: a session holding `size`
  * interaction chunks; per round one summary chunk is added, then deleted by `summaryIds` (what
  * the engine sends when a newer summary folds it in). Wall time per delete and the script's
  * server time (`INFO commandstats`, evalsha usec per call): while a script runs, the server
  * serves no other client. Baseline for a summary-id index (the script reads every chunk's
- * delete metadata of the session today).
+ * delete metadata of the session today). Also the server time of adding that one chunk: each
+ * of its terms' posting strings is read and rewritten whole.
  */
 export async function runKbDelete(run: BenchRun, url: string): Promise<void> {
   const sizes = run.quick ? [1_000] : [1_000, 10_000];
@@ -39,24 +47,30 @@ export async function runKbDelete(run: BenchRun, url: string): Promise<void> {
       }
       const wall: number[] = [];
       const server: number[] = [];
+      const addServer: number[] = [];
       for (let r = 0; r < rounds; r++) {
         const summaryId = `S${r}`;
+        await client.config('RESETSTAT');
         await kb.add(collection, [knowledgeChunk(`${summaryId}:0`, text(r), { summaryId })]);
+        addServer.push(await scriptMs(client));
         await client.config('RESETSTAT');
         const t0 = performance.now();
         const removed = await kb.delete(collection, { sessionId: 's1', summaryIds: [summaryId] });
         wall.push(performance.now() - t0);
         if (removed !== 1) throw new Error(`kb-delete bench: removed ${removed} chunks, not 1`);
-        const stats = await client.info('commandstats');
-        const usec = /cmdstat_evalsha:calls=\d+,usec=(\d+)/.exec(stats)?.[1];
-        server.push(Number(usec ?? Number.NaN) / 1000);
+        server.push(await scriptMs(client));
       }
       rows.push({
         'chunks in the session': fmtInt(size),
         'delete (wall)': fmtMs(median(wall)),
         'script server time': fmtMs(median(server)),
+        'add of that chunk: script server time': fmtMs(median(addServer)),
       });
-      json[size] = { wallMs: median(wall), serverMs: median(server) };
+      json[size] = {
+        wallMs: median(wall),
+        serverMs: median(server),
+        addServerMs: median(addServer),
+      };
     }
   } finally {
     await kb.close();
