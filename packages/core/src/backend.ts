@@ -12,6 +12,7 @@ export { analyzeText, normalizeText, STOPWORDS } from './knowledge/analyze-text.
 export type { IndexedChunk, ScoredChunk } from './knowledge/bm25-index.ts';
 export { Bm25Index } from './knowledge/bm25-index.ts';
 export { keepsSimilarity, normalizeVector } from './knowledge/cosine.ts';
+export { deleteMatcher } from './knowledge/delete-matcher.ts';
 export { embedTexts } from './knowledge/embed-texts.ts';
 export type { Embedder, EmbedderV1, EmbedOptions, EmbedResult } from './knowledge/embedder-spec.ts';
 export { EMBEDDER_SPECIFICATION_VERSION } from './knowledge/embedder-spec.ts';

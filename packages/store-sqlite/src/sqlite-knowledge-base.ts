@@ -3,6 +3,7 @@ import {
   analyzeText,
   assertValidCollectionId,
   candidateDepth,
+  deleteMatcher,
   embedTexts,
   fuseHits,
   KNOWLEDGE_BASE_SPECIFICATION_VERSION,
@@ -332,18 +333,4 @@ function copies(hits: KnowledgeHit[]): KnowledgeHit[] {
     };
   }
   return hits;
-}
-
-/** Which chunks of the filter's session `delete` removes (see `KnowledgeDeleteFilter`). */
-function deleteMatcher(filter: KnowledgeDeleteFilter): (chunk: KnowledgeChunk) => boolean {
-  if (filter.messageIds === undefined && filter.summaryIds === undefined) return () => true;
-  const messages = new Set(filter.messageIds);
-  const summaries = new Set(filter.summaryIds);
-  return ({ metadata }) => {
-    const { summaryId } = metadata;
-    if (summaryId !== undefined && (summaries.has(summaryId) || messages.has(summaryId))) {
-      return true;
-    }
-    return metadata.messageIds.some((id) => messages.has(id));
-  };
 }

@@ -56,6 +56,10 @@ export interface SessionRef {
 
 const INSERT_MESSAGES = 'INSERT INTO mem_messages (session, seq, id, token_count, json) VALUES';
 const MESSAGE_VALUES = '(?, ?, ?, ?, ?)';
+/** A session's active messages in a seq range, ordered by seq (append DESC for newest first). */
+const MESSAGE_RANGE =
+  'FROM mem_messages WHERE session = @s AND seq > @after AND seq < @before ORDER BY seq';
+const LIMIT = 'LIMIT @limit';
 const DATA_TABLES = ['mem_messages', 'mem_archive', 'mem_summaries', 'mem_idempotency'] as const;
 const EXPIRED =
   'SELECT id FROM mem_sessions WHERE namespace = @ns AND expires_at IS NOT NULL AND expires_at <= @at';
@@ -136,23 +140,13 @@ export function prepareStatements(db: Database) {
          AND live = 1 AND (expires_at IS NULL OR expires_at > @at)
        ORDER BY sort_key LIMIT @limit`,
     ),
-    readAscending: p<MessageRow>(
-      `SELECT seq, id, token_count, json FROM mem_messages
-       WHERE session = @s AND seq > @after AND seq < @before ORDER BY seq LIMIT @limit`,
-    ),
+    readAscending: p<MessageRow>(`SELECT seq, id, token_count, json ${MESSAGE_RANGE} ${LIMIT}`),
     readDescending: p<MessageRow>(
-      `SELECT seq, id, token_count, json FROM mem_messages
-       WHERE session = @s AND seq > @after AND seq < @before ORDER BY seq DESC LIMIT @limit`,
+      `SELECT seq, id, token_count, json ${MESSAGE_RANGE} DESC ${LIMIT}`,
     ),
     /** What a read decodes (the seq and the stored JSON, which holds the id and count too). */
-    readJsonAscending: p<JsonRow>(
-      `SELECT seq, json FROM mem_messages
-       WHERE session = @s AND seq > @after AND seq < @before ORDER BY seq LIMIT @limit`,
-    ),
-    readJsonDescending: p<JsonRow>(
-      `SELECT seq, json FROM mem_messages
-       WHERE session = @s AND seq > @after AND seq < @before ORDER BY seq DESC LIMIT @limit`,
-    ),
+    readJsonAscending: p<JsonRow>(`SELECT seq, json ${MESSAGE_RANGE} ${LIMIT}`),
+    readJsonDescending: p<JsonRow>(`SELECT seq, json ${MESSAGE_RANGE} DESC ${LIMIT}`),
     seqBounds: p<{ first: number | null; last: number | null }>(
       'SELECT min(seq) AS first, max(seq) AS last FROM mem_messages WHERE session = ?',
     ),

@@ -246,8 +246,9 @@ describe('Bm25Index renumbering', () => {
             index.add([{ ...c, metadata }]);
             continue;
           }
-          const scanned = [...(index.sessions.get(s.session)?.values() ?? [])].filter(
-            deleteMatcher({ sessionId: s.session, summaryIds: s.summaryIds }),
+          const matches = deleteMatcher({ sessionId: s.session, summaryIds: s.summaryIds });
+          const scanned = [...(index.sessions.get(s.session)?.values() ?? [])].filter((e) =>
+            matches(e.chunk),
           );
           const found = index.summaryEntries(s.session, s.summaryIds);
           const ids = (entries: typeof found) => entries.map((e) => e.chunk.id).sort();

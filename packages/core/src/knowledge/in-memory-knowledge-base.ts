@@ -1,6 +1,6 @@
 import { MemStoreError } from '../errors/errors.ts';
 import { analyzeQuery } from './analyze-text.ts';
-import { Bm25Index } from './bm25-index.ts';
+import { Bm25Index, type IndexedChunk } from './bm25-index.ts';
 import { deleteMatcher } from './delete-matcher.ts';
 import { embedTexts } from './embed-texts.ts';
 import {
@@ -143,7 +143,7 @@ export function createInMemoryKnowledgeBase(
       const doomed =
         parsed.messageIds === undefined && parsed.summaryIds !== undefined
           ? collection.words.summaryEntries(parsed.sessionId, parsed.summaryIds)
-          : [...session.values()].filter(deleteMatcher(parsed));
+          : scanSession(session, parsed);
       collection.words.remove(doomed);
       for (const entry of doomed) collection.vectors.delete(entry.chunk);
       if (collection.words.size === 0) collections.delete(collectionId);
@@ -209,4 +209,13 @@ function run<A extends unknown[], R>(operation: (...args: A) => R): (...args: A)
       return Promise.reject(error);
     }
   };
+}
+
+/** The session's entries `delete` removes, found by testing each one. */
+function scanSession(
+  session: ReadonlyMap<string, IndexedChunk>,
+  filter: KnowledgeDeleteFilter,
+): IndexedChunk[] {
+  const matches = deleteMatcher(filter);
+  return [...session.values()].filter((entry) => matches(entry.chunk));
 }
