@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { splitTextSpans } from '../knowledge/text-splitter.ts';
 import { createTokenCounter } from '../tokens/token-counter.ts';
-import { oneChunk } from './turn-chunks.ts';
+import { MAX_CHARS_PER_TOKEN, oneChunk } from './turn-chunks.ts';
 
 const counter = createTokenCounter();
 
@@ -26,7 +26,8 @@ describe('oneChunk', () => {
           tokenCount,
         }));
         if (one !== undefined) expect(one).toEqual(spans);
-        else if (t.length <= chunkSize * 8) expect(spans.length).toBeGreaterThan(1);
+        else if (t.length <= chunkSize * MAX_CHARS_PER_TOKEN)
+          expect(spans.length).toBeGreaterThan(1);
       }),
       { numRuns: 400 },
     );

@@ -70,7 +70,7 @@ export function turnChunks(
 }
 
 /** Prose rarely averages more UTF-16 units per token than this (English ~4). */
-const MAX_CHARS_PER_TOKEN = 8;
+export const MAX_CHARS_PER_TOKEN = 8;
 
 /**
  * The text as its only chunk when it counts at most `chunkSize` tokens (most interactions), for
