@@ -7,31 +7,78 @@ function script(name: string, lua: string): LuaScript {
 }
 
 /*
- * Every knowledge-base script takes the seven keys of one (collection, session), all in one hash
+ * Every knowledge-base script takes the eight keys of one (collection, session), all in one hash
  * slot (see `kbKeys`): KEYS[1] ids hash (chunk id as JSON text -> doc number), [2] chunks hash
  * (doc number -> chunk JSON, written by TypeScript), [3] terms hash (doc number -> "length term
  * term ..."), [4] postings hash (term -> " doc:tf:length doc:tf:length ..."), [5] meta hash
  * (doc number -> length-prefixed [id, summaryId, ...messageIds] as JSON texts), [6] stats hash
- * (seq, docs, len, and `space`, the embedder of the session's vectors: `dimensions:id`), [7]
- * vectors hash (doc number -> unit vector as little-endian float32 bytes). Lua only splits and
- * joins strings: no cjson.
+ * (seq, docs, len, `iseq`, and `space`, the embedder of the session's vectors: `dimensions:id`),
+ * [7] vectors hash (doc number -> unit vector as little-endian float32 bytes), [8] summary index
+ * (summary id as JSON text -> " doc doc ..."). Lua only splits and joins strings: no cjson.
+ *
+ * The summary index lets a compaction's delete find a summary's chunks without reading every
+ * chunk's metadata. Scripts of earlier versions (seven keys) do not keep it, so it is trusted
+ * only while `iseq` equals `seq`: every write of these scripts that found it trusted leaves
+ * `iseq = seq`, and an earlier script's add moves `seq` alone. An earlier script's delete leaves
+ * entries of chunks that are gone (or, after it dropped the session, of doc numbers used again):
+ * an entry is acted on only when the chunk's own metadata names that summary. A delete that
+ * finds the index untrusted scans the metadata, as before, and rebuilds it.
  */
 const PRELUDE = `
+local function decodeMeta(s)
+  local out = {}
+  local at = 1
+  while at <= #s do
+    local colon = string.find(s, ':', at, true)
+    local size = tonumber(string.sub(s, at, colon - 1))
+    out[#out + 1] = string.sub(s, colon + 1, colon + size)
+    at = colon + size + 1
+  end
+  return out
+end
+local function indexTrusted()
+  local v = redis.call('HMGET', KEYS[6], 'seq', 'iseq')
+  return v[1] == v[2]
+end
+local function markIndexed()
+  local seq = redis.call('HGET', KEYS[6], 'seq')
+  if seq then redis.call('HSET', KEYS[6], 'iseq', seq) end
+end
+local function indexAdd(sid, n)
+  local list = redis.call('HGET', KEYS[8], sid)
+  redis.call('HSET', KEYS[8], sid, (list or '') .. ' ' .. n)
+end
+local function indexRemove(sid, n)
+  local list = redis.call('HGET', KEYS[8], sid)
+  if not list then return end
+  local from = string.find(list .. ' ', ' ' .. n .. ' ', 1, true)
+  if not from then return end
+  local rest = string.sub(list, 1, from - 1) .. string.sub(list, from + #n + 1)
+  if rest == '' then redis.call('HDEL', KEYS[8], sid) else redis.call('HSET', KEYS[8], sid, rest) end
+end
 local function removeDoc(n)
   local w = redis.call('HGET', KEYS[3], n)
   if not w then return 0 end
   local len = nil
-  local pattern = ' ' .. n .. ':%d+:%d+'
+  local entry = ' ' .. n .. ':'
   for term in string.gmatch(w, '%S+') do
     if len == nil then
       len = tonumber(term)
     else
       local list = redis.call('HGET', KEYS[4], term)
-      if list then
-        local rest = string.gsub(list, pattern, '')
+      local from = list and string.find(list, entry, 1, true)
+      if from then
+        local to = string.find(list, ' ', from + 1, true)
+        local rest = string.sub(list, 1, from - 1)
+        if to then rest = rest .. string.sub(list, to) end
         if rest == '' then redis.call('HDEL', KEYS[4], term) else redis.call('HSET', KEYS[4], term, rest) end
       end
     end
+  end
+  local meta = redis.call('HGET', KEYS[5], n)
+  if meta then
+    local sid = decodeMeta(meta)[2]
+    if sid ~= nil and sid ~= '' then indexRemove(sid, n) end
   end
   redis.call('HDEL', KEYS[2], n)
   redis.call('HDEL', KEYS[3], n)
@@ -44,18 +91,9 @@ end
 local function dropIfEmpty()
   if redis.call('HLEN', KEYS[1]) == 0 then
     for i = 1, #KEYS do redis.call('DEL', KEYS[i]) end
+    return true
   end
-end
-local function decodeMeta(s)
-  local out = {}
-  local at = 1
-  while at <= #s do
-    local colon = string.find(s, ':', at, true)
-    local size = tonumber(string.sub(s, at, colon - 1))
-    out[#out + 1] = string.sub(s, colon + 1, colon + size)
-    at = colon + size + 1
-  end
-  return out
+  return false
 end
 `;
 
@@ -64,7 +102,8 @@ end
  * count, then per chunk: id (JSON text), chunk JSON, meta, vector ('' for none), length, number
  * of distinct terms, then term, tf pairs. A chunk whose id is present replaces it. A session whose
  * vectors are of another space (or any, when the batch has none) refuses the whole batch with
- * an error reply `MEMSPACE <space>`, before writing anything.
+ * an error reply `MEMSPACE <space>`, before writing anything. A summary's chunks go into the
+ * summary index.
  */
 export const KB_ADD = script(
   'kbAdd',
@@ -72,19 +111,23 @@ export const KB_ADD = script(
 local space = ARGV[1]
 local bound = redis.call('HGET', KEYS[6], 'space')
 if bound and bound ~= space then return redis.error_reply('MEMSPACE ' .. bound) end
+local trusted = indexTrusted()
 if (not bound) and space ~= '' then redis.call('HSET', KEYS[6], 'space', space) end
 local count = tonumber(ARGV[2])
 local at = 3
+local n
 for c = 1, count do
   local id, json, meta, vector = ARGV[at], ARGV[at + 1], ARGV[at + 2], ARGV[at + 3]
   local len, nterms = tonumber(ARGV[at + 4]), tonumber(ARGV[at + 5])
   at = at + 6
   local old = redis.call('HGET', KEYS[1], id)
   if old then removeDoc(old) end
-  local n = tostring(redis.call('HINCRBY', KEYS[6], 'seq', 1))
+  n = tostring(redis.call('HINCRBY', KEYS[6], 'seq', 1))
   redis.call('HSET', KEYS[1], id, n)
   redis.call('HSET', KEYS[2], n, json)
   redis.call('HSET', KEYS[5], n, meta)
+  local sid = decodeMeta(meta)[2]
+  if sid ~= nil and sid ~= '' then indexAdd(sid, n) end
   if vector ~= '' then redis.call('HSET', KEYS[7], n, vector) end
   local terms = { tostring(len) }
   for t = 1, nterms do
@@ -99,6 +142,7 @@ for c = 1, count do
   redis.call('HINCRBY', KEYS[6], 'docs', 1)
   redis.call('HINCRBY', KEYS[6], 'len', len)
 end
+if trusted and n then redis.call('HSET', KEYS[6], 'iseq', n) end
 return count
 `,
 );
@@ -106,6 +150,8 @@ return count
 /**
  * Deletes chunks. ARGV[1] 'all' (every chunk) or 'match': then the number of message ids, the
  * message ids (JSON texts), the number of summary ids, the summary ids. Returns how many.
+ * Summary ids alone (a compaction's delete) are looked up in the summary index when it is
+ * trusted; otherwise every chunk's metadata is read, and the index rebuilt from it.
  */
 export const KB_DELETE = script(
   'kbDelete',
@@ -120,8 +166,26 @@ local nm = tonumber(ARGV[2])
 for i = 1, nm do messages[ARGV[2 + i]] = true end
 local ns = tonumber(ARGV[3 + nm])
 for i = 1, ns do summaries[ARGV[3 + nm + i]] = true end
+local removed = 0
+if nm == 0 and indexTrusted() then
+  for sid in pairs(summaries) do
+    local list = redis.call('HGET', KEYS[8], sid)
+    if list then
+      for n in string.gmatch(list, '%S+') do
+        local meta = redis.call('HGET', KEYS[5], n)
+        local fields = meta and decodeMeta(meta)
+        if fields and fields[2] == sid and removeDoc(n) == 1 then
+          redis.call('HDEL', KEYS[1], fields[1])
+          removed = removed + 1
+        end
+      end
+    end
+  end
+  dropIfEmpty()
+  return removed
+end
 local all = redis.call('HGETALL', KEYS[5])
-local doomed = {}
+local doomed, index = {}, {}
 for i = 1, #all, 2 do
   local fields = decodeMeta(all[i + 1])
   local summaryId = fields[2]
@@ -131,13 +195,21 @@ for i = 1, #all, 2 do
       if messages[fields[j]] then hit = true break end
     end
   end
-  if hit then doomed[#doomed + 1] = { all[i], fields[1] } end
+  if hit then
+    doomed[#doomed + 1] = { all[i], fields[1] }
+  elseif summaryId ~= '' then
+    index[summaryId] = (index[summaryId] or '') .. ' ' .. all[i]
+  end
 end
 for _, d in ipairs(doomed) do
   removeDoc(d[1])
   redis.call('HDEL', KEYS[1], d[2])
 end
-dropIfEmpty()
+if not dropIfEmpty() then
+  redis.call('DEL', KEYS[8])
+  for sid, list in pairs(index) do redis.call('HSET', KEYS[8], sid, list) end
+  markIndexed()
+end
 return #doomed
 `,
 );

@@ -44,11 +44,11 @@ import { encodeSessionId } from './session-keys.ts';
 
 export type { RedisKnowledgeBaseOptions } from './redis-knowledge-base-options.ts';
 
-const SUFFIXES = ['d', 'c', 'w', 'p', 'm', 's', 'v'] as const;
+const SUFFIXES = ['d', 'c', 'w', 'p', 'm', 's', 'v', 'u'] as const;
 const LABEL = 'mem/redis';
 
 /**
- * The seven keys of one (collection, session): the hash tag
+ * The eight keys of one (collection, session): the hash tag
  * `{prefix:kb:namespace:collection:session}` (session id as base64url, so no user text forms a
  * tag, a glob or a `:` boundary) puts them in one Redis Cluster slot, so every write is one
  * atomic Lua script.
@@ -67,9 +67,10 @@ export function kbKeys(
  * A `KnowledgeBase` (spec `mem.kb.v1`) on Redis or Redis Cluster without RediSearch or any
  * module: BM25 and cosine similarity computed in TypeScript over plain hashes.
  *
- * - Keys: per (collection, session), seven hashes in one slot (see `kbKeys`): chunk ids, chunk
+ * - Keys: per (collection, session), eight hashes in one slot (see `kbKeys`): chunk ids, chunk
  *   JSON, each chunk's terms, postings per term (`" doc:tf:length ..."`), delete metadata,
- *   statistics, and vectors (unit length, packed float32). `add` (per session of the batch)
+ *   statistics, vectors (unit length, packed float32), and a summary index (summary id -> its
+ *   chunks, so a compaction's delete reads no other chunk's metadata). `add` (per session of the batch)
  *   and `delete` are one Lua script each, so atomic; a bad batch changes nothing (it is
  *   validated, and embedded, before anything is sent).
  * - Lexical: text analyzed by core's `analyzeText` for index and query alike, BM25 (k1 1.2,
