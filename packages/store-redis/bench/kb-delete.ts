@@ -9,6 +9,8 @@ import { addArguments } from '../src/redis-kb-add-arguments.ts';
 import { runKbScript } from '../src/redis-kb-scripts.ts';
 
 const WORDS = ['deploy', 'invoice', 'Lisbon', 'refund', 'latency', 'budget', 'quota', 'staging'];
+/** A query of every word of the corpus (each term in every chunk: the longest postings). */
+const QUERY = WORDS.join(' ');
 
 /** ~120 words of chunk text, different per `i`. */
 function text(i: number): string {
@@ -33,10 +35,12 @@ interface Side {
   label: string;
   add(collection: string, chunks: KnowledgeChunk[]): Promise<void>;
   deleteSummary(collection: string, summaryId: string): Promise<number>;
+  /** The side's session, searched (BM25, top 5) by the current client. */
+  search(collection: string, query: string): Promise<unknown>;
 }
 
 /** The scripts before the summary index (`__fixtures__/kb-baseline-lua.ts`), on their 7 keys. */
-function baselineSide(client: Redis): Side {
+function baselineSide(client: Redis, reader: KnowledgeBase): Side {
   const keysOf = (collection: string) => kbKeys('mem', 'kbbase', collection, 's1').slice(0, 7);
   return {
     label: 'previous scripts (metadata scan, gsub)',
@@ -44,6 +48,7 @@ function baselineSide(client: Redis): Side {
       const args = chunks.flatMap((chunk) => addArguments(chunk, ''));
       await runKbScript(client, KB_ADD_BASELINE, keysOf(collection), ['', chunks.length, ...args]);
     },
+    search: (collection, query) => reader.search(collection, query, { topK: 5, sessionId: 's1' }),
     deleteSummary: async (collection, summaryId) =>
       Number(
         await runKbScript(client, KB_DELETE_BASELINE, keysOf(collection), [
@@ -60,6 +65,7 @@ function currentSide(kb: KnowledgeBase): Side {
   return {
     label: 'current (summary index)',
     add: (collection, chunks) => kb.add(collection, chunks),
+    search: (collection, query) => kb.search(collection, query, { topK: 5, sessionId: 's1' }),
     deleteSummary: (collection, summaryId) =>
       kb.delete(collection, { sessionId: 's1', summaryIds: [summaryId] }),
   };
@@ -74,14 +80,19 @@ function currentSide(kb: KnowledgeBase): Side {
  * posting strings is read and rewritten whole, and written whole to the append-only file (its
  * growth per add and per delete: `aof_current_size`, what a replica is sent too). The previous scripts (every chunk's delete
  * metadata read, postings rewritten with `gsub`) run beside the current ones on their own
- * session of the same size, in interleaved rounds (order reversed every other round).
+ * session of the same size, in interleaved rounds (order reversed every other round). Last, a
+ * search (top 5, this session) for every word of the corpus, by the current client on each
+ * side's session: on the previous side's each term's postings are one field (the layout before
+ * blocks), on the current side an open block and sealed ones. Every term is in every chunk and
+ * all are scored, so both read the same entries (the worst case for blocks).
  */
 export async function runKbDelete(run: BenchRun, url: string): Promise<void> {
   const sizes = run.quick ? [1_000] : [1_000, 10_000];
   const rounds = run.quick ? 6 : 16;
   const client = new Redis(url);
   const kb = createRedisKnowledgeBase({ client, namespace: 'kbdelete' });
-  const sides = [baselineSide(client), currentSide(kb)];
+  const reader = createRedisKnowledgeBase({ client, namespace: 'kbbase' });
+  const sides = [baselineSide(client, reader), currentSide(kb)];
   const rows: Array<Record<string, string>> = [];
   const json: Record<string, Record<string, unknown>> = {};
   try {
@@ -102,6 +113,7 @@ export async function runKbDelete(run: BenchRun, url: string): Promise<void> {
         add: [] as number[],
         addAof: [] as number[],
         deleteAof: [] as number[],
+        read: [] as number[],
       }));
       for (let r = 0; r < rounds; r++) {
         const order = r % 2 === 0 ? [0, 1] : [1, 0];
@@ -122,6 +134,9 @@ export async function runKbDelete(run: BenchRun, url: string): Promise<void> {
           if (removed !== 1) throw new Error(`kb-delete bench: removed ${removed} chunks, not 1`);
           t.server.push(await scriptMs(client));
           t.deleteAof.push((await aofBytes(client)) - a1);
+          const r0 = performance.now();
+          await side.search(collection, QUERY);
+          t.read.push(performance.now() - r0);
         }
       }
       json[size] = {};
@@ -134,6 +149,7 @@ export async function runKbDelete(run: BenchRun, url: string): Promise<void> {
           'script server time': fmtMs(median(t.server)),
           'add of that chunk: script server time': fmtMs(median(t.add)),
           'AOF bytes: add / delete': `${fmtInt(median(t.addAof))} / ${fmtInt(median(t.deleteAof))}`,
+          'search (wall)': fmtMs(median(t.read)),
         });
         json[size]![s === 0 ? 'previous' : 'current'] = {
           wallMs: median(t.wall),
@@ -141,6 +157,7 @@ export async function runKbDelete(run: BenchRun, url: string): Promise<void> {
           addServerMs: median(t.add),
           addAofBytes: median(t.addAof),
           deleteAofBytes: median(t.deleteAof),
+          searchMs: median(t.read),
         };
       }
       const [before, after] = times as [(typeof times)[0], (typeof times)[0]];
@@ -149,6 +166,7 @@ export async function runKbDelete(run: BenchRun, url: string): Promise<void> {
     }
   } finally {
     await kb.close();
+    await reader.close();
     client.disconnect();
   }
   printTable(

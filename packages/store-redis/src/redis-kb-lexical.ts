@@ -16,18 +16,26 @@ interface Posting {
   length: number;
 }
 
-/** What one session holds for a query: its statistics and the postings of the query terms. */
-interface SessionPostings {
+/**
+ * What one session holds for a query after the first read: its statistics, each term's open
+ * block (parsed) and, for terms with sealed blocks, how many entries and blocks they hold.
+ */
+interface SessionHeads {
+  keys: readonly string[];
   docs: number;
   length: number;
-  postings: Map<string, Posting[]>;
+  open: Map<string, Posting[]>;
+  sealed: Map<string, { entries: number; blocks: number }>;
 }
 
 /**
  * The `depth` best chunks of the sessions for the distinct query `terms` by BM25 (k1 1.2,
  * b 0.75), best first. Statistics (document count, average length, term rarity) are those of
  * the sessions together; at most the 8 rarest query terms are scored. Per session: 2 commands
- * (its statistics and the postings of the terms), then one for the chunks of the top hits.
+ * (its statistics; the terms' open posting blocks and directories, which give each term's exact
+ * document frequency), a third for the sealed blocks of the scored terms when they have some,
+ * then one for the chunks of the top hits. Common terms left out of the scoring are never read
+ * beyond their open block.
  */
 export async function lexicalHits(
   client: Redis | Cluster,
@@ -35,26 +43,31 @@ export async function lexicalHits(
   terms: readonly string[],
   depth: number,
 ): Promise<Ranked<ScoredHit>[]> {
-  const sessions = await Promise.all(scope.map(({ keys }) => readPostings(client, keys, terms)));
+  const sessions = await Promise.all(scope.map(({ keys }) => readHeads(client, keys, terms)));
   const docs = sessions.reduce((sum, s) => sum + s.docs, 0);
   if (docs <= 0) return [];
   const averageLength = Math.max(sessions.reduce((sum, s) => sum + s.length, 0) / docs, 1e-9);
   // Term weights over the whole searched scope; keep the rarest MAX_QUERY_TERMS.
   const weighted = terms
     .map((term) => {
-      const frequency = sessions.reduce((sum, s) => sum + (s.postings.get(term)?.length ?? 0), 0);
+      const frequency = sessions.reduce(
+        (sum, s) => sum + (s.open.get(term)?.length ?? 0) + (s.sealed.get(term)?.entries ?? 0),
+        0,
+      );
       return { term, frequency, idf: bm25Idf(docs, frequency) };
     })
     .filter((t) => t.frequency > 0)
     .sort((a, b) => b.idf - a.idf || (a.term < b.term ? -1 : 1))
     .slice(0, MAX_QUERY_TERMS);
   if (weighted.length === 0) return [];
+  const scoredTerms = weighted.map((t) => t.term);
+  const postings = await Promise.all(sessions.map((s) => readPostings(client, s, scoredTerms)));
 
   const scored: Candidate[] = [];
-  sessions.forEach((s, index) => {
+  postings.forEach((lists, index) => {
     const scores = new Map<string, number>();
     for (const { term, idf } of weighted) {
-      for (const { doc, tf, length } of s.postings.get(term) ?? []) {
+      for (const { doc, tf, length } of lists.get(term) ?? []) {
         const norm = K1 * (1 - B + (B * length) / averageLength);
         const add = (idf * (K1 + 1) * tf) / (tf + norm);
         scores.set(doc, (scores.get(doc) ?? 0) + add);
@@ -65,28 +78,74 @@ export async function lexicalHits(
   return readRanked(client, scope, scored, depth);
 }
 
-async function readPostings(
+/**
+ * A session's statistics, and each term's open posting block and directory (see `KB_ADD`): one
+ * round trip for every term, however long its postings.
+ */
+async function readHeads(
   client: Redis | Cluster,
   keys: readonly string[],
   terms: readonly string[],
-): Promise<SessionPostings> {
-  const [stats, lists] = await Promise.all([
+): Promise<SessionHeads> {
+  const [stats, heads] = await Promise.all([
     client.hmget(keys[5] as string, 'docs', 'len'),
-    client.hmget(keys[3] as string, ...terms),
+    client.hmget(keys[3] as string, ...terms.flatMap((term) => [term, ` ${term}`])),
   ]);
-  const postings = new Map<string, Posting[]>();
+  const open = new Map<string, Posting[]>();
+  const sealed = new Map<string, { entries: number; blocks: number }>();
   terms.forEach((term, i) => {
-    const list = lists[i];
-    if (list === null || list === undefined) return;
-    const parsed: Posting[] = [];
-    for (const entry of list.split(' ')) {
-      if (entry === '') continue;
-      const [doc, tf, length] = entry.split(':');
-      parsed.push({ doc: doc as string, tf: Number(tf), length: Number(length) });
-    }
-    postings.set(term, parsed);
+    const list: Posting[] = [];
+    parseBlock(heads[2 * i], list);
+    if (list.length > 0) open.set(term, list);
+    const directory = heads[2 * i + 1];
+    if (typeof directory !== 'string') return;
+    const [entries, ...firsts] = directory.split(' ').filter((n) => n !== '');
+    if (firsts.length > 0) sealed.set(term, { entries: Number(entries), blocks: firsts.length });
   });
-  return { docs: Number(stats[0] ?? 0), length: Number(stats[1] ?? 0), postings };
+  return { keys, docs: Number(stats[0] ?? 0), length: Number(stats[1] ?? 0), open, sealed };
+}
+
+/**
+ * The whole postings of `terms` in one session: their sealed blocks (one HMGET, none when they
+ * have none), oldest first, then the open block read before. Blocks the directory listed then
+ * are the ones read: a block sealed by an add in between is the open block already read.
+ */
+async function readPostings(
+  client: Redis | Cluster,
+  session: SessionHeads,
+  terms: readonly string[],
+): Promise<Map<string, Posting[]>> {
+  const fields: string[] = [];
+  const owner: string[] = [];
+  for (const term of terms) {
+    const blocks = session.sealed.get(term)?.blocks ?? 0;
+    for (let k = 1; k <= blocks; k++) {
+      fields.push(`${term} ${k}`);
+      owner.push(term);
+    }
+  }
+  const lists = new Map<string, Posting[]>(terms.map((term) => [term, []]));
+  if (fields.length > 0) {
+    const blocks = await client.hmget(session.keys[3] as string, ...fields);
+    blocks.forEach((block, j) => {
+      parseBlock(block, lists.get(owner[j] as string) as Posting[]);
+    });
+  }
+  for (const term of terms) {
+    const list = lists.get(term) as Posting[];
+    for (const posting of session.open.get(term) ?? []) list.push(posting);
+  }
+  return lists;
+}
+
+/** Appends the entries of a block (`" doc:tf:length ..."`, or null when absent) to `into`. */
+function parseBlock(block: string | null | undefined, into: Posting[]): void {
+  if (typeof block !== 'string') return;
+  for (const entry of block.split(' ')) {
+    if (entry === '') continue;
+    const [doc, tf, length] = entry.split(':');
+    into.push({ doc: doc as string, tf: Number(tf), length: Number(length) });
+  }
 }
 
 /** Lucene's BM25 idf: never negative, even for a term in every document. */

@@ -10,7 +10,7 @@ function script(name: string, lua: string): LuaScript {
  * Every knowledge-base script takes the eight keys of one (collection, session), all in one hash
  * slot (see `kbKeys`): KEYS[1] ids hash (chunk id as JSON text -> doc number), [2] chunks hash
  * (doc number -> chunk JSON, written by TypeScript), [3] terms hash (doc number -> "length term
- * term ..."), [4] postings hash (term -> " doc:tf:length doc:tf:length ..."), [5] meta hash
+ * term ..."), [4] postings hash (see below), [5] meta hash
  * (doc number -> length-prefixed [id, summaryId, ...messageIds] as JSON texts), [6] stats hash
  * (seq, docs, len, `iseq`, and `space`, the embedder of the session's vectors: `dimensions:id`),
  * [7] vectors hash (doc number -> unit vector as little-endian float32 bytes), [8] summary index
@@ -23,6 +23,18 @@ function script(name: string, lua: string): LuaScript {
  * entries of chunks that are gone (or, after it dropped the session, of doc numbers used again):
  * an entry is acted on only when the chunk's own metadata names that summary. A delete that
  * finds the index untrusted scans the metadata, as before, and rebuilds it.
+ *
+ * Postings are kept in blocks, so a write touches a few kB whatever the session's size: a term's
+ * entries (" doc:tf:length", doc numbers increasing) are field `term` (the open block, appended
+ * to), and, once it reached BLOCK_BYTES, sealed blocks `term k` (k = 1, 2, ...) with the
+ * directory field ` term` ("count first first ...": how many entries the sealed blocks hold,
+ * then each sealed block's first doc number). No term holds a space, so the three kinds of field
+ * never meet. An add appends to the open block (and seals it when full); a delete cuts the entry
+ * out of the open block or out of the one sealed block whose range holds the doc. Postings
+ * written before blocks (one field per term, any size) are an open block: sealed whole by the
+ * next add of that term. A search reads the open blocks and directories first, which give every
+ * term's exact document frequency, then the sealed blocks of the terms it scores only
+ * (`redis-kb-lexical.ts`).
  */
 const PRELUDE = `
 local function decodeMeta(s)
@@ -56,24 +68,55 @@ local function indexRemove(sid, n)
   local rest = string.sub(list, 1, from - 1) .. string.sub(list, from + #n + 1)
   if rest == '' then redis.call('HDEL', KEYS[8], sid) else redis.call('HSET', KEYS[8], sid, rest) end
 end
+local BLOCK_BYTES = 8192
+local function cutEntry(field, entry)
+  local list = redis.call('HGET', KEYS[4], field)
+  local from = list and string.find(list, entry, 1, true)
+  if not from then return false end
+  local to = string.find(list, ' ', from + 1, true)
+  local rest = string.sub(list, 1, from - 1)
+  if to then rest = rest .. string.sub(list, to) end
+  if rest == '' then redis.call('HDEL', KEYS[4], field) else redis.call('HSET', KEYS[4], field, rest) end
+  return true
+end
+local function removePosting(term, n)
+  local entry = ' ' .. n .. ':'
+  if cutEntry(term, entry) then return end
+  local dir = redis.call('HGET', KEYS[4], ' ' .. term)
+  if not dir then return end
+  local doc, k, count, firsts = tonumber(n), 0, nil, {}
+  for number in string.gmatch(dir, '%d+') do
+    if count == nil then
+      count = tonumber(number)
+    else
+      firsts[#firsts + 1] = number
+      if tonumber(number) <= doc then k = #firsts end
+    end
+  end
+  if k > 0 and cutEntry(term .. ' ' .. k, entry) then
+    redis.call('HSET', KEYS[4], ' ' .. term, (count - 1) .. ' ' .. table.concat(firsts, ' '))
+  end
+end
+local function addPosting(term, entry)
+  local open = redis.call('HGET', KEYS[4], term)
+  if open and #open >= BLOCK_BYTES then
+    local dir = redis.call('HGET', KEYS[4], ' ' .. term) or '0'
+    local blocks = 0
+    for _ in string.gmatch(dir, '%d+') do blocks = blocks + 1 end
+    local count = tonumber(string.match(dir, '%d+')) + select(2, string.gsub(open, ' ', ' '))
+    local first = string.match(open, '^ (%d+):')
+    local rest = string.match(dir, '^%d+(.*)$')
+    redis.call('HSET', KEYS[4], term .. ' ' .. blocks, open, ' ' .. term, count .. rest .. ' ' .. first)
+    open = nil
+  end
+  if open then redis.call('HSET', KEYS[4], term, open .. entry) else redis.call('HSET', KEYS[4], term, entry) end
+end
 local function removeDoc(n)
   local w = redis.call('HGET', KEYS[3], n)
   if not w then return 0 end
   local len = nil
-  local entry = ' ' .. n .. ':'
   for term in string.gmatch(w, '%S+') do
-    if len == nil then
-      len = tonumber(term)
-    else
-      local list = redis.call('HGET', KEYS[4], term)
-      local from = list and string.find(list, entry, 1, true)
-      if from then
-        local to = string.find(list, ' ', from + 1, true)
-        local rest = string.sub(list, 1, from - 1)
-        if to then rest = rest .. string.sub(list, to) end
-        if rest == '' then redis.call('HDEL', KEYS[4], term) else redis.call('HSET', KEYS[4], term, rest) end
-      end
-    end
+    if len == nil then len = tonumber(term) else removePosting(term, n) end
   end
   local meta = redis.call('HGET', KEYS[5], n)
   if meta then
@@ -134,9 +177,7 @@ for c = 1, count do
     local term, tf = ARGV[at], ARGV[at + 1]
     at = at + 2
     terms[#terms + 1] = term
-    local entry = ' ' .. n .. ':' .. tf .. ':' .. len
-    local list = redis.call('HGET', KEYS[4], term)
-    if list then redis.call('HSET', KEYS[4], term, list .. entry) else redis.call('HSET', KEYS[4], term, entry) end
+    addPosting(term, ' ' .. n .. ':' .. tf .. ':' .. len)
   end
   redis.call('HSET', KEYS[3], n, table.concat(terms, ' '))
   redis.call('HINCRBY', KEYS[6], 'docs', 1)
