@@ -9,12 +9,14 @@ const B = 0.75;
 /** Most query terms a search scores: the rarest ones (like the in-memory knowledge base). */
 const MAX_QUERY_TERMS = 8;
 
-/** A posting: doc number, term frequency, doc length. */
-interface Posting {
-  doc: string;
-  tf: number;
-  length: number;
+/** Postings of one term, as parallel arrays: doc number, term frequency, doc length. */
+interface Postings {
+  docs: number[];
+  tfs: number[];
+  lengths: number[];
 }
+
+const emptyPostings = (): Postings => ({ docs: [], tfs: [], lengths: [] });
 
 /**
  * What one session holds for a query after the first read: its statistics, each term's open
@@ -24,7 +26,7 @@ interface SessionHeads {
   keys: readonly string[];
   docs: number;
   length: number;
-  open: Map<string, Posting[]>;
+  open: Map<string, Postings>;
   sealed: Map<string, { entries: number; blocks: number }>;
 }
 
@@ -51,7 +53,7 @@ export async function lexicalHits(
   const weighted = terms
     .map((term) => {
       const frequency = sessions.reduce(
-        (sum, s) => sum + (s.open.get(term)?.length ?? 0) + (s.sealed.get(term)?.entries ?? 0),
+        (sum, s) => sum + (s.open.get(term)?.docs.length ?? 0) + (s.sealed.get(term)?.entries ?? 0),
         0,
       );
       return { term, frequency, idf: bm25Idf(docs, frequency) };
@@ -65,15 +67,19 @@ export async function lexicalHits(
 
   const scored: Candidate[] = [];
   postings.forEach((lists, index) => {
-    const scores = new Map<string, number>();
+    const scores = new Map<number, number>();
     for (const { term, idf } of weighted) {
-      for (const { doc, tf, length } of lists.get(term) ?? []) {
-        const norm = K1 * (1 - B + (B * length) / averageLength);
-        const add = (idf * (K1 + 1) * tf) / (tf + norm);
-        scores.set(doc, (scores.get(doc) ?? 0) + add);
+      const list = lists.get(term);
+      if (list === undefined) continue;
+      const { docs: ids, tfs, lengths } = list;
+      for (let j = 0; j < ids.length; j++) {
+        const tf = tfs[j] as number;
+        const norm = K1 * (1 - B + (B * (lengths[j] as number)) / averageLength);
+        const doc = ids[j] as number;
+        scores.set(doc, (scores.get(doc) ?? 0) + (idf * (K1 + 1) * tf) / (tf + norm));
       }
     }
-    for (const [doc, score] of scores) scored.push({ session: index, doc, score });
+    for (const [doc, score] of scores) scored.push({ session: index, doc: String(doc), score });
   });
   return readRanked(client, scope, scored, depth);
 }
@@ -91,12 +97,12 @@ async function readHeads(
     client.hmget(keys[5] as string, 'docs', 'len'),
     client.hmget(keys[3] as string, ...terms.flatMap((term) => [term, ` ${term}`])),
   ]);
-  const open = new Map<string, Posting[]>();
+  const open = new Map<string, Postings>();
   const sealed = new Map<string, { entries: number; blocks: number }>();
   terms.forEach((term, i) => {
-    const list: Posting[] = [];
+    const list = emptyPostings();
     parseBlock(heads[2 * i], list);
-    if (list.length > 0) open.set(term, list);
+    if (list.docs.length > 0) open.set(term, list);
     const directory = heads[2 * i + 1];
     if (typeof directory !== 'string') return;
     const [entries, ...firsts] = directory.split(' ').filter((n) => n !== '');
@@ -114,7 +120,7 @@ async function readPostings(
   client: Redis | Cluster,
   session: SessionHeads,
   terms: readonly string[],
-): Promise<Map<string, Posting[]>> {
+): Promise<Map<string, Postings>> {
   const fields: string[] = [];
   const owner: string[] = [];
   for (const term of terms) {
@@ -124,27 +130,60 @@ async function readPostings(
       owner.push(term);
     }
   }
-  const lists = new Map<string, Posting[]>(terms.map((term) => [term, []]));
+  const lists = new Map<string, Postings>(terms.map((term) => [term, emptyPostings()]));
   if (fields.length > 0) {
     const blocks = await client.hmget(session.keys[3] as string, ...fields);
     blocks.forEach((block, j) => {
-      parseBlock(block, lists.get(owner[j] as string) as Posting[]);
+      parseBlock(block, lists.get(owner[j] as string) as Postings);
     });
   }
   for (const term of terms) {
-    const list = lists.get(term) as Posting[];
-    for (const posting of session.open.get(term) ?? []) list.push(posting);
+    const open = session.open.get(term);
+    if (open === undefined) continue;
+    const list = lists.get(term) as Postings;
+    for (let j = 0; j < open.docs.length; j++) {
+      list.docs.push(open.docs[j] as number);
+      list.tfs.push(open.tfs[j] as number);
+      list.lengths.push(open.lengths[j] as number);
+    }
   }
   return lists;
 }
 
-/** Appends the entries of a block (`" doc:tf:length ..."`, or null when absent) to `into`. */
-function parseBlock(block: string | null | undefined, into: Posting[]): void {
+/**
+ * Appends the entries of a block (`" doc:tf:length ..."`, or null when absent) to `into`: one
+ * pass over the characters, no substrings.
+ */
+function parseBlock(block: string | null | undefined, into: Postings): void {
   if (typeof block !== 'string') return;
-  for (const entry of block.split(' ')) {
-    if (entry === '') continue;
-    const [doc, tf, length] = entry.split(':');
-    into.push({ doc: doc as string, tf: Number(tf), length: Number(length) });
+  const { docs, tfs, lengths } = into;
+  // An entry is kept only when it is whole: doc, ':', tf, ':', length.
+  let field = 0;
+  let doc = 0;
+  let tf = 0;
+  let value = 0;
+  let digits = false;
+  for (let i = 0; i <= block.length; i++) {
+    const c = i < block.length ? block.charCodeAt(i) : 32;
+    if (c >= 48 && c <= 57) {
+      value = value * 10 + (c - 48);
+      digits = true;
+    } else if (c === 58) {
+      if (field === 0) doc = value;
+      else tf = value;
+      field += 1;
+      value = 0;
+      digits = false;
+    } else if (c === 32) {
+      if (digits && field === 2) {
+        docs.push(doc);
+        tfs.push(tf);
+        lengths.push(value);
+      }
+      field = 0;
+      value = 0;
+      digits = false;
+    }
   }
 }
 
