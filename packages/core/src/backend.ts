@@ -47,6 +47,7 @@ export {
   rankHits,
 } from './knowledge/rank-hits.ts';
 export type { Ranked } from './knowledge/reciprocal-rank-fusion.ts';
+export { kthScore } from './knowledge/select-top-k.ts';
 export { reciprocalRankFusion } from './knowledge/reciprocal-rank-fusion.ts';
 export type {
   CheckedRetrievalOptions,

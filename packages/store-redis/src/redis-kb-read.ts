@@ -1,6 +1,7 @@
 import {
   type KnowledgeChunk,
   keyByChunk,
+  kthScore,
   newerFirst,
   type Ranked,
   type ScoredHit,
@@ -32,7 +33,10 @@ export async function readRanked(
   depth: number,
 ): Promise<Ranked<ScoredHit>[]> {
   if (scored.length === 0 || depth <= 0) return [];
-  const cut = kthLargest(scored, Math.min(depth, scored.length));
+  // The depth-th best score, without sorting every candidate.
+  const scores = Float64Array.from(scored, (c) => c.score);
+  const order = Int32Array.from(scores.keys());
+  const cut = kthScore(scores, order, scored.length, Math.min(depth, scored.length));
   const bySession = new Map<number, Candidate[]>();
   for (const candidate of scored) {
     if (candidate.score < cut) continue;
@@ -54,38 +58,4 @@ export async function readRanked(
   );
   hits.sort((a, b) => b.score - a.score || newerFirst(a, b));
   return keyByChunk(hits.slice(0, depth));
-}
-
-/**
- * The `k`-th highest score of `scored` (`1 <= k <= scored.length`), with a binary min-heap of
- * the `k` best seen: O(n · log k), where sorting every candidate was O(n · log n).
- */
-function kthLargest(scored: readonly Candidate[], k: number): number {
-  const heap = new Float64Array(k);
-  let size = 0;
-  for (const { score } of scored) {
-    if (size < k) {
-      let i = size++;
-      while (i > 0) {
-        const parent = (i - 1) >> 1;
-        if ((heap[parent] as number) <= score) break;
-        heap[i] = heap[parent] as number;
-        i = parent;
-      }
-      heap[i] = score;
-    } else if (score > (heap[0] as number)) {
-      let i = 0;
-      for (;;) {
-        const left = 2 * i + 1;
-        if (left >= k) break;
-        const right = left + 1;
-        const child = right < k && (heap[right] as number) < (heap[left] as number) ? right : left;
-        if ((heap[child] as number) >= score) break;
-        heap[i] = heap[child] as number;
-        i = child;
-      }
-      heap[i] = score;
-    }
-  }
-  return heap[0] as number;
 }
