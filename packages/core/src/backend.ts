@@ -47,7 +47,6 @@ export {
   rankHits,
 } from './knowledge/rank-hits.ts';
 export type { Ranked } from './knowledge/reciprocal-rank-fusion.ts';
-export { kthScore } from './knowledge/select-top-k.ts';
 export { reciprocalRankFusion } from './knowledge/reciprocal-rank-fusion.ts';
 export type {
   CheckedRetrievalOptions,
@@ -55,6 +54,7 @@ export type {
   RetrievalOptions,
 } from './knowledge/retrieval-options.ts';
 export { checkRetrievalOptions, embedderIssues } from './knowledge/retrieval-options.ts';
+export { kthScore } from './knowledge/select-top-k.ts';
 export {
   assertValidCollectionId,
   MAX_COLLECTION_ID_LENGTH,
