@@ -12,6 +12,7 @@ import {
 import { createRedisStore } from '../src/index.ts';
 import { benchServerTime, reportServerTime } from './append-server-time.ts';
 import { runKbDelete } from './kb-delete.ts';
+import { runRecallContext } from './recall-context.ts';
 
 /**
  * `pnpm bench` for @mem/store-redis, side by side in one run (interleaved rounds; the shared
@@ -28,9 +29,13 @@ import { runKbDelete } from './kb-delete.ts';
  * (c) AOF bytes per turn (`INFO persistence` aof_current_size) at 100, 1k and 10k interactions;
  * (d) server time per append (`INFO commandstats`), the append script before its server-time
  *     cut beside the current one, on sessions of 1k and 10k interactions (append-server-time.ts).
- * (e) a compaction's delete in the Redis knowledge base, wall and script server time, at 1k and
- *     10k chunks in the session (kb-delete.ts).
- * `--quick` shrinks the sizes; `--only=server-time` or `--only=kb-delete` runs (d) or (e) alone.
+ * (e) the Redis knowledge base's writes: a compaction's delete and an add, wall and script
+ *     server time and AOF bytes, the scripts before the summary index and posting blocks beside
+ *     the current ones, at 1k and 10k chunks in the session; and a search (kb-delete.ts);
+ * (f) `context()` with retrieval on a 10k-interaction conversation, the in-memory knowledge base
+ *     and the Redis one side by side (recall-context.ts).
+ * `--quick` shrinks the sizes; `--only=server-time`, `--only=kb-delete` or
+ * `--only=recall-context` runs (d), (e) or (f) alone.
  */
 const run = startBench('@mem/store-redis');
 
@@ -164,6 +169,7 @@ try {
     Object.assign(run.out, reportServerTime(await benchServerTime(run, url)));
   }
   if (only === undefined || only === 'kb-delete') await runKbDelete(run, url);
+  if (only === undefined || only === 'recall-context') await runRecallContext(run, url);
   console.log(JSON.stringify(run.out));
 } finally {
   if (redis !== undefined) await killRedis(redis);
