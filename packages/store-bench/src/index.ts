@@ -6,5 +6,7 @@ export type { BytesOptions, BytesProbe } from './bytes-per-turn.ts';
 export { benchBytes } from './bytes-per-turn.ts';
 export type { FreshProcessOptions } from './fresh-process.ts';
 export { benchFresh, runFreshReadChild } from './fresh-process.ts';
+export type { RecallContextRow } from './recall-context.ts';
+export { benchRecallContext, printRecallContext, recallContextJson } from './recall-context.ts';
 export type { StoreBenchBackend, TargetRow } from './store-sections.ts';
 export { runStoreSections } from './store-sections.ts';

@@ -11,21 +11,17 @@ import {
   summarizeSamples,
 } from '@mem/bench-kit';
 import { createInMemoryKnowledgeBase } from '@mem/core';
-import { type KnowledgeBase, type KnowledgeChunk, messageText } from '@mem/core/backend';
+import { type KnowledgeChunk, messageText } from '@mem/core/backend';
+import { generateConversation, RECALL_SPEED_PROFILE } from '@mem/core/testing';
 import {
-  generateConversation,
-  measureRecallContext,
-  RECALL_SPEED_PROFILE,
-  type RecallContextResult,
-} from '@mem/core/testing';
-import type { BenchRun } from '@mem/store-bench';
+  type BenchRun,
+  benchRecallContext,
+  printRecallContext,
+  type RecallContextRow,
+  recallContextJson,
+} from '@mem/store-bench';
 import BetterSqlite3 from 'better-sqlite3';
 import { createSqliteKnowledgeBase } from '../src/index.ts';
-
-export interface RecallContextRow {
-  knowledgeBase: string;
-  result: RecallContextResult & { context: BenchSummary };
-}
 
 export interface ColdSearch {
   chunks: number;
@@ -44,32 +40,25 @@ export interface ColdSearch {
 const COLLECTION = RECALL_SPEED_PROFILE.long_term_memory_strategy[0]!.knowledge_base.collection_id;
 
 /**
- * `context()` with retrieval (`measureRecallContext`: a summarizer + knowledge base profile,
- * `interactions` replayed, then `questions` timed calls), the in-memory knowledge base and the
+ * `context()` with retrieval (`benchRecallContext`), the in-memory knowledge base and the
  * SQLite one side by side in the same run; then, on the SQLite file, a new knowledge base's
  * first search (the mirror's cold build) and its warm searches, beside the same searches on an
  * in-memory knowledge base holding the same chunks.
  */
-export async function benchRecallContext(
+async function benchSqliteRecallContext(
   dir: string,
   interactions: number,
   questions: number,
 ): Promise<{ rows: RecallContextRow[]; cold: ColdSearch }> {
   const path = join(dir, 'recall-context.db');
-  const sides: Array<[string, () => KnowledgeBase]> = [
-    ['in-memory (createInMemoryKnowledgeBase)', () => createInMemoryKnowledgeBase()],
-    ['SQLite file (createSqliteKnowledgeBase)', () => createSqliteKnowledgeBase({ path })],
-  ];
-  const rows: RecallContextRow[] = [];
-  for (const [label, create] of sides) {
-    const knowledgeBase = create();
-    const result = await measureRecallContext({ knowledgeBase, interactions, questions });
-    await knowledgeBase.close();
-    rows.push({
-      knowledgeBase: label,
-      result: { ...result, context: summarizeSamples(result.contextNs) },
-    });
-  }
+  const rows = await benchRecallContext(
+    [
+      ['in-memory (createInMemoryKnowledgeBase)', () => createInMemoryKnowledgeBase()],
+      ['SQLite file (createSqliteKnowledgeBase)', () => createSqliteKnowledgeBase({ path })],
+    ],
+    interactions,
+    questions,
+  );
   return { rows, cold: await coldSearch(path, interactions, questions) };
 }
 
@@ -129,19 +118,8 @@ function exposeGc(): () => void {
 /** Section (d) of `pnpm bench`: prints its tables and adds `recallContext` to the JSON line. */
 export async function runRecallContext(run: BenchRun, dir: string): Promise<void> {
   const interactions = run.quick ? 2_000 : 10_000;
-  const { rows, cold } = await benchRecallContext(dir, interactions, run.quick ? 50 : 200);
-  printTable(
-    `(d) context() with retrieval, ${fmtInt(interactions)} interactions (summarizer + knowledge base, search_mode always)`,
-    rows.map(({ knowledgeBase, result }) => ({
-      'knowledge base': knowledgeBase,
-      'median context()': fmtUs(result.context.medianUs),
-      'p90 context()': fmtUs(result.context.p90Us),
-      'mean hits': result.meanHits.toFixed(2),
-      'mean knowledge tokens': fmtInt(result.meanKnowledgeTokens),
-      calls: result.context.runs,
-      replay: fmtMs(result.replayMs),
-    })),
-  );
+  const { rows, cold } = await benchSqliteRecallContext(dir, interactions, run.quick ? 50 : 200);
+  printRecallContext('d', interactions, rows);
   printTable('(d) A new SQLite knowledge base on that file: first search builds the BM25 mirror', [
     {
       chunks: fmtInt(cold.chunks),
@@ -163,13 +141,7 @@ export async function runRecallContext(run: BenchRun, dir: string): Promise<void
   ]);
   run.out.recallContext = {
     interactions,
-    rows: rows.map(({ knowledgeBase, result }) => ({
-      knowledgeBase,
-      medianUs: result.context.medianUs,
-      p90Us: result.context.p90Us,
-      meanHits: result.meanHits,
-      replayMs: result.replayMs,
-    })),
+    rows: recallContextJson(rows),
     cold,
   };
 }
