@@ -1,6 +1,6 @@
 import { createMemoryEngine } from '@mem/core';
 import type { Store } from '@mem/core/backend';
-import { onStdinLine, sawStdinLine } from './worker-io.ts';
+import { onStdinLine, sawStdinLine, say } from './worker-io.ts';
 
 /**
  * The body of a compactor worker process (the ninth process of the multi-process tests, and the
@@ -31,22 +31,22 @@ export async function runCompactionLoop(
   const session = engine.session(sessionId);
   await store.info(sessionId);
   const go = onStdinLine('go');
-  process.stdout.write('ready\n');
+  await say('ready');
   await go;
   let attempts = 0;
   let commits = 0;
   while (!sawStdinLine('stop')) {
     attempts += 1;
-    process.stdout.write('attempt\n');
+    await say('attempt');
     if (await session.summarizeNow({ keepInteractions })) {
       commits += 1;
-      process.stdout.write('compacted\n');
+      await say('compacted');
     } else {
-      process.stdout.write('unchanged\n');
+      await say('unchanged');
     }
     await new Promise((resolve) => setTimeout(resolve, pauseMs));
   }
   await store.close();
-  process.stdout.write(`result ${JSON.stringify({ attempts, commits })}\n`);
+  await say(`result ${JSON.stringify({ attempts, commits })}`);
   process.exit(0);
 }

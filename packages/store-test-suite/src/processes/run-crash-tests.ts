@@ -162,5 +162,46 @@ export function runCrashTests(name: string, backend: ProcessTestBackend): void {
         await store.close();
       }
     }, 240_000);
+
+    it('counts every turn a writer acknowledged, even while the test is not reading its output', async () => {
+      // A writer whose printed acks sat in its own output buffer when it was killed would leave
+      // more turns stored than the test saw acknowledged. A 200-character writer label makes each
+      // ack ~210 bytes, so 3,000 of them are several times what a pipe and the reader hold.
+      const place = backend.place();
+      const sessionId = 'unread';
+      const writer = `u${'x'.repeat(199)}`;
+      const store = backend.openStore(place);
+      const worker = spawnTurnWriter(backend, place, sessionId, writer, 'forever');
+      try {
+        await store.info(sessionId);
+        await worker.waitForLine((line) => line === 'ready');
+        worker.child.stdout?.pause();
+        worker.send('go');
+        // Not reading until 3,000 turns are stored, or none for 1.5 s (the writer waits for room).
+        const started = performance.now();
+        let stored = 0;
+        let progressAt = started;
+        while (stored < 3_000 && performance.now() - progressAt < 1_500) {
+          if (performance.now() - started > 60_000)
+            throw new Error('the writer stored too little in 60 s');
+          await sleep(50);
+          const turns = ((await store.info(sessionId))?.messageCount ?? 0) / 4;
+          if (turns > stored) progressAt = performance.now();
+          stored = turns;
+        }
+        worker.child.stdout?.resume();
+        await sleep(100);
+        await worker.kill();
+        const acked = worker.lines.filter((line) => line.startsWith('ack ')).length;
+        const history = await createMemoryEngine({ profile, store }).session(sessionId).history();
+        const indexes = writerIndexes(wholeTurns(history), writer);
+        expect(indexes).toStrictEqual(indexes.map((_, i) => i));
+        expect(indexes.length).toBeGreaterThanOrEqual(acked);
+        expect(indexes.length).toBeLessThanOrEqual(acked + 1);
+      } finally {
+        await worker.kill();
+        await store.close();
+      }
+    }, 120_000);
   });
 }
