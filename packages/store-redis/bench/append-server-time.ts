@@ -20,7 +20,8 @@ import { sessionKeys } from '../src/session-keys.ts';
  * (calls per append, usec per append). Client side: the round trip of each append, beside a raw
  * RPUSH of the same bytes (the JSONs serialized before the timer). Two floors show what no
  * trimming of the script can go below with this key layout: the same EVALSHA returning at once,
- * and the same EVALSHA running only the turn's ZADD.
+ * and the same EVALSHA running only the turn's ZADD; a third prices a list layout: the plan
+ * path's commands with RPUSH in place of the ZADD.
  */
 export interface ServerTimeRow {
   interactions: number;
@@ -47,6 +48,25 @@ local zs = 33 + 3 * n
 redis.call('ZADD', KEYS[2], unpack(ARGV, zs, zs + 2 * n - 1))
 return 1
 `;
+/**
+ * What the current script's plan path would cost with the active messages in a list (KEYS[2] a
+ * list key beside a pre-filled meta hash): the same HMGET, RPUSH of the JSONs instead of the
+ * ZADD, the same HSET and PTTL. Nothing reads that list; it prices another layout before anyone
+ * builds it (the reads, pops, compactions and erasures a list would need are not in it).
+ */
+const FLOOR_LIST = `
+local n = tonumber(ARGV[6])
+local hs = 15 + n
+local zs = hs + 18 + 2 * n
+redis.call('HMGET', KEYS[1], 'state', 'version', 'epoch', 'lastSeq', 'count', 'tokens', 'kn',
+  'ko', ARGV[3], unpack(ARGV, 15, 14 + n))
+local j = {}
+for i = 1, n do j[i] = ARGV[zs + 2 * i - 1] end
+redis.call('RPUSH', KEYS[2], unpack(j))
+redis.call('HSET', KEYS[1], unpack(ARGV, hs, zs - 1))
+redis.call('PTTL', KEYS[1])
+return {'ok', ARGV[14]}
+`;
 
 type Side = {
   label: string;
@@ -69,6 +89,7 @@ export async function benchServerTime(run: BenchRun, url: string): Promise<Serve
   const baseline = script('append (baseline)', APPEND_BASELINE_LUA);
   const floorEmpty = script('floor: no command', FLOOR_EMPTY);
   const floorZadd = script('floor: ZADD only', FLOOR_ZADD);
+  const floorList = script('floor: list layout', FLOOR_LIST);
   const rows: ServerTimeRow[] = [];
   try {
     for (const size of sizes) {
@@ -95,8 +116,10 @@ export async function benchServerTime(run: BenchRun, url: string): Promise<Serve
         };
       };
       // A floor script with the current script's arguments, planned at seqs above the pre-fill.
-      const viaFloor = (lua: LuaScript, sessionId: string): Side['append'] => {
+      const viaFloor = (lua: LuaScript, sessionId: string, listKey = false): Side['append'] => {
         const keys = sessionKeys('mem', 'default', sessionId);
+        // The list floor: a fresh list beside the session's (pre-filled) meta hash.
+        if (listKey) keys[1] = keys[0]!.replace(/:m$/, ':l');
         return (i) => {
           const batch = encodeBatch(run.turnAt(i));
           const at = { version: 0, epoch: 0, lastSeq: i * 8, count: 0, tokens: 0, kn: 0, ko: 0 };
@@ -115,11 +138,15 @@ export async function benchServerTime(run: BenchRun, url: string): Promise<Serve
         { label: 'floor: same EVALSHA, no command', append: viaFloor(floorEmpty, `${tag}-empty`) },
         { label: 'floor: same EVALSHA, ZADD only', append: viaFloor(floorZadd, `${tag}-zadd`) },
         {
+          label: 'floor: same checks and writes, RPUSH for ZADD',
+          append: viaFloor(floorList, `${tag}-list`, true),
+        },
+        {
           label: 'raw RPUSH of the same bytes',
           append: (i) => client.rpush(`${tag}-raw`, ...rawValues.get(i)!),
         },
       ];
-      for (const s of [`${tag}-old`, `${tag}-new`, `${tag}-store`, `${tag}-zadd`]) {
+      for (const s of [`${tag}-old`, `${tag}-new`, `${tag}-store`, `${tag}-zadd`, `${tag}-list`]) {
         await run.prefill(store, s, size);
       }
       // Warm-up (scripts loaded, connections open), not counted.
