@@ -40,6 +40,7 @@ const MAX_LEAD = 16;
 const LETTER = 1; // \p{L} or \p{M}: may continue a letter piece
 const OTHER = 2; // not a letter, number or whitespace (marks too): may continue a symbol piece
 const SPACE = 4; // \s
+const NUMBER = 8; // \p{N}: Claude's pre-tokenizer keeps a run of digits as one piece
 
 let classTable: Uint8Array | undefined;
 
@@ -57,8 +58,9 @@ function classes(): Uint8Array {
   mark(/[\p{L}\p{M}]+/gu, LETTER);
   mark(/[^\s\p{L}\p{N}]+/gu, OTHER);
   mark(/\s+/gu, SPACE);
-  // Surrogates stand for astral characters: letters (CJK extension B) or symbols (emoji).
-  table.fill(LETTER | OTHER, 0xd800, 0xe000);
+  mark(/\p{N}+/gu, NUMBER);
+  // Surrogates stand for astral characters: letters (CJK extension B), symbols (emoji), digits.
+  table.fill(LETTER | OTHER | NUMBER, 0xd800, 0xe000);
   classTable = table;
   return table;
 }
@@ -83,7 +85,7 @@ function utf8Length(text: string, from: number, to: number): number {
 
 /**
  * Whether `text` may hold a pre-tokenizer piece longer than `MAX_PIECE_BYTES`: such a piece is
- * a prefix character, a run of one class (letters, symbols or whitespace) and a short suffix, so
+ * a prefix character, a run of one class (letters, symbols, whitespace or digits) and a short suffix, so
  * one class run must be longer than half of it. No false negatives; one pass, no regex.
  */
 function mayHaveLongPiece(text: string): boolean {
@@ -92,6 +94,7 @@ function mayHaveLongPiece(text: string): boolean {
   let letter = 0;
   let other = 0;
   let space = 0;
+  let number = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     const k = table[c]!;
@@ -99,7 +102,8 @@ function mayHaveLongPiece(text: string): boolean {
     letter = k & LETTER ? letter + w : 0;
     other = k & OTHER ? other + w : 0;
     space = k & SPACE ? space + w : 0;
-    if (letter > limit || other > limit || space > limit) return true;
+    number = k & NUMBER ? number + w : 0;
+    if (letter > limit || other > limit || space > limit || number > limit) return true;
   }
   return false;
 }

@@ -1,7 +1,7 @@
-import { modelToEncodingMap } from 'gpt-tokenizer/mapping';
 import { MemValidationError } from '../errors/errors.ts';
 import type { ContentPart, CountedMessage, Message } from '../model/message.ts';
 import { forEachBpeInput, type PieceSplitter } from './bounded-pieces.ts';
+import { createClaudeTokenCounter } from './claude-token-counter.ts';
 import {
   type LoadedEncoding,
   loadEncoding,
@@ -9,6 +9,7 @@ import {
   loadedEncoding,
   type TokenEncoding,
 } from './load-encoding.ts';
+import { modelCounting, OTHER_MODEL_MARGIN } from './model-counting.ts';
 import { mediaStandIn } from './provider-media.ts';
 
 export type { TokenEncoding } from './load-encoding.ts';
@@ -47,7 +48,11 @@ export const TOOL_CALL_OVERHEAD_TOKENS = 3;
 export const REPLY_PRIMING_TOKENS = 3;
 
 export interface TokenCounterOptions {
-  /** An OpenAI model name; picks the encoding (`gpt-4o`, `o3` → o200k_base; `gpt-4` → cl100k_base). */
+  /**
+   * The model the prompt is for; picks how to count (see `modelCounting` and the README's table):
+   * `gpt-4o`, `o3` → o200k_base; `gpt-4` → cl100k_base; `claude-*` (also Bedrock and Vertex ids)
+   * → the Claude encoding (count after `await ready()`); any other id → o200k_base + 10 %.
+   */
   model?: string;
   /** Force an encoding instead of deriving it from `model`. */
   encoding?: TokenEncoding;
@@ -65,19 +70,14 @@ const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
 
 const ENCODINGS: readonly string[] = ['o200k_base', 'cl100k_base'] satisfies TokenEncoding[];
 
-function encodingFor(options: TokenCounterOptions): TokenEncoding {
-  if (options.encoding !== undefined) {
-    if (!ENCODINGS.includes(options.encoding)) {
-      throw new MemValidationError(
-        'encoding',
-        `[mem/core] unknown encoding ${JSON.stringify(options.encoding)}: use "o200k_base" or "cl100k_base"`,
-      );
-    }
-    return options.encoding;
+function checkEncoding(encoding: TokenEncoding): TokenEncoding {
+  if (!ENCODINGS.includes(encoding)) {
+    throw new MemValidationError(
+      'encoding',
+      `[mem/core] unknown encoding ${JSON.stringify(encoding)}: use "o200k_base" or "cl100k_base"`,
+    );
   }
-  if (options.model === undefined) return 'o200k_base';
-  const mapped = (modelToEncodingMap as Record<string, string | undefined>)[options.model];
-  return mapped === 'cl100k_base' ? 'cl100k_base' : 'o200k_base';
+  return encoding;
 }
 
 function defaultMediaTokens(part: ContentPart): number {
@@ -102,7 +102,12 @@ function tokenizerOf({ api, splitRegex }: LoadedEncoding): Tokenizer {
 }
 
 /**
- * The default TokenCounter, on gpt-tokenizer. Counting is linear in the text's length: text is
+ * The default TokenCounter for the model the prompt is for (`options.model`; none: o200k_base).
+ * OpenAI models count on gpt-tokenizer (below); Claude models on ai-tokenizer's Claude encoding
+ * (`claude-token-counter.ts`: no `encode`/`decode`, and counts only after `await ready()`); other
+ * models on o200k_base plus `OTHER_MODEL_MARGIN` (no `encode`/`decode`).
+ *
+ * OpenAI counting is linear in the text's length: text is
  * counted exactly like gpt-tokenizer's `countTokens`, except that a pre-tokenizer piece over 128
  * UTF-8 bytes (a run without separators) is counted in bounded sub-pieces, an estimate within a
  * few percent (see `bounded-pieces.ts`). `encode` cuts the same way, so
@@ -115,14 +120,45 @@ function tokenizerOf({ api, splitRegex }: LoadedEncoding): Tokenizer {
 export function createTokenCounter(
   options: TokenCounterOptions = {},
 ): TokenCounter & { ready(): Promise<void> } {
-  const encoding = encodingFor(options);
+  const mediaTokens = options.mediaTokens ?? defaultMediaTokens;
+  if (options.encoding !== undefined)
+    return createOpenAiCounter(checkEncoding(options.encoding), mediaTokens);
+  const counting = modelCounting(options.model);
+  if (counting === 'claude') return createClaudeTokenCounter(mediaTokens);
+  if (counting === 'o200k_base+10%') {
+    return withMargin(createOpenAiCounter('o200k_base', mediaTokens), counting);
+  }
+  return createOpenAiCounter(counting, mediaTokens);
+}
+
+/**
+ * A count with `OTHER_MODEL_MARGIN` added (rounded up), for models mem has no tokenizer for.
+ * It cannot encode: its counts are not token ids' counts.
+ */
+function withMargin(
+  base: TokenCounter & { ready(): Promise<void> },
+  encoding: string,
+): TokenCounter & { ready(): Promise<void> } {
+  const up = (n: number) => Math.ceil(n * (1 + OTHER_MODEL_MARGIN));
+  return {
+    encoding,
+    replyPrimingTokens: base.replyPrimingTokens,
+    countText: (text) => up(base.countText(text)),
+    countMessage: (message) => up(base.countMessage(message)),
+    ready: () => base.ready(),
+  };
+}
+
+function createOpenAiCounter(
+  encoding: TokenEncoding,
+  mediaTokens: (part: ContentPart) => number,
+): TokenCounter & { ready(): Promise<void> } {
   const already = loadedEncoding(encoding);
   let tokenizer: Tokenizer | undefined = already === undefined ? undefined : tokenizerOf(already);
   const current = (): Tokenizer => {
     tokenizer ??= tokenizerOf(loadEncodingSync(encoding));
     return tokenizer;
   };
-  const mediaTokens = options.mediaTokens ?? defaultMediaTokens;
   const countText = (text: string): number => {
     if (text.length === 0) return 0;
     const { api, splitter } = current();
