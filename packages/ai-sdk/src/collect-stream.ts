@@ -13,20 +13,26 @@ function isPart(value: unknown): value is StreamPart {
   );
 }
 
+export interface StreamCollector {
+  /** Takes the next stream part (anything: parts it does not know are ignored). */
+  add(part: unknown): void;
+  /**
+   * The answer to store: only once a `finish` part has come and no `error` part did (a stream
+   * that reported an error stores nothing of its answer, even when it finishes after it).
+   */
+  outcome(): StreamOutcome | undefined;
+}
+
 /**
- * A pass-through over a model's stream parts that rebuilds the response content (text and
- * reasoning by block id, tool calls, tool results, files) and calls `onFinish` once the stream
- * has ended with a `finish` part. A stream that errors or is cancelled calls nothing. Parts are
- * forwarded unchanged and without delay; `onFinish` runs before the stream closes, so an error it
- * throws reaches the reader.
+ * Rebuilds a model's response content from its stream parts (text and reasoning by block id,
+ * tool calls, tool results, files) and its usage from the `finish` part.
  */
-export function collectStream(
-  onFinish: (outcome: StreamOutcome) => Promise<void>,
-): TransformStream<unknown, unknown> {
+export function createStreamCollector(): StreamCollector {
   const content: ResultContentLike[] = [];
   const blocks = new Map<string, ResultContentLike>();
   let usage: UsageLike | undefined;
   let finished = false;
+  let errored = false;
 
   const block = (kind: 'text' | 'reasoning', id: string): ResultContentLike => {
     const key = `${kind}:${id}`;
@@ -39,15 +45,16 @@ export function collectStream(
     return entry;
   };
 
-  return new TransformStream({
-    transform(part, controller) {
-      controller.enqueue(part);
+  return {
+    add(part) {
       if (!isPart(part)) return;
       const id = typeof part.id === 'string' ? part.id : '';
       switch (part.type) {
         case 'text-start':
-        case 'reasoning-start': {
-          const entry = block(part.type === 'text-start' ? 'text' : 'reasoning', id);
+        case 'reasoning-start':
+        case 'text-end':
+        case 'reasoning-end': {
+          const entry = block(part.type.startsWith('text') ? 'text' : 'reasoning', id);
           if (part.providerMetadata !== undefined) entry.providerMetadata = part.providerMetadata;
           break;
         }
@@ -57,16 +64,13 @@ export function collectStream(
           if (typeof part.delta === 'string') entry.text = `${entry.text as string}${part.delta}`;
           break;
         }
-        case 'text-end':
-        case 'reasoning-end': {
-          const entry = block(part.type === 'text-end' ? 'text' : 'reasoning', id);
-          if (part.providerMetadata !== undefined) entry.providerMetadata = part.providerMetadata;
-          break;
-        }
         case 'tool-call':
         case 'tool-result':
         case 'file':
           content.push(part);
+          break;
+        case 'error':
+          errored = true;
           break;
         case 'finish':
           finished = true;
@@ -76,8 +80,6 @@ export function collectStream(
           break;
       }
     },
-    async flush() {
-      if (finished) await onFinish({ content, usage });
-    },
-  });
+    outcome: () => (finished && !errored ? { content, usage } : undefined),
+  };
 }

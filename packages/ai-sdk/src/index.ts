@@ -3,6 +3,8 @@
  * into any language model through `wrapLanguageModel`.
  */
 
+export type { HistoryConflictReason } from './history-errors.ts';
+export { MemHistoryConflictError } from './history-errors.ts';
 export { memoryMiddleware } from './memory-middleware.ts';
 export type { MemoryMiddlewareOptions } from './memory-middleware-options.ts';
 export type {
@@ -14,3 +16,4 @@ export type {
   StreamResultLike,
   UsageLike,
 } from './middleware-types.ts';
+export type { ChangedHistory } from './store-prompt.ts';

@@ -1,53 +1,24 @@
-import { isSummaryMessage, type MemorySession, type Message } from '@mem/core';
-import { collectStream } from './collect-stream.ts';
-import { type MemoryMiddlewareOptions, sessionResolver } from './memory-middleware-options.ts';
+import { type MemorySession, MemValidationError, type Message } from '@mem/core';
+import { lockedStream } from './locked-stream.ts';
+import { checkOptions, type MemoryMiddlewareOptions } from './memory-middleware-options.ts';
 import type { CallOptionsLike, MemoryMiddleware, UsageLike } from './middleware-types.ts';
-import { newMessages } from './new-messages.ts';
 import { fromPrompt, fromResponse, toPrompt } from './prompt-messages.ts';
+import { acquireSessionLock, type SessionLease } from './session-lock.ts';
+import { storePrompt, withoutIdentity } from './store-prompt.ts';
 import { usageOption } from './usage.ts';
 
-const outsideSystem = (messages: readonly Message[]) => messages.filter((m) => m.role !== 'system');
-
-/**
- * The prompt's messages the session does not hold yet (system messages aside). They are compared
- * with the newest active messages, as many as the prompt has (only such a suffix can match: a
- * tail read, not the whole session); when nothing matches there and a summary has replaced older
- * turns, with the originals the summaries replaced (a step or a caller may re-send turns a
- * compaction has just summarized). Reading the archive is left to that case.
- */
-async function unstored(session: MemorySession, prompt: readonly Message[]): Promise<Message[]> {
-  if (prompt.length === 0) return [];
-  const tail = await activeTail(session, prompt.length);
-  const fresh = newMessages(prompt, tail.messages);
-  if (fresh.length < prompt.length || prompt.length < 2) return fresh;
-  const summarized = tail.whole ? tail.summarized : (await session.summaries()).length > 0;
-  if (!summarized) return fresh;
-  return newMessages(prompt, outsideSystem(await session.history()));
+/** A call between `transformParams` and the end of its `wrapGenerate` / `wrapStream`. */
+interface Call {
+  session: MemorySession;
+  lease: SessionLease;
+  unclaimed: ReturnType<typeof setTimeout>;
 }
 
 /**
- * The newest `count` active messages other than system ones (fewer when the session holds
- * fewer). System messages in between are skipped by reading further back. `whole` when the read
- * reached the start of the active conversation; `summarized` when it holds a summary there.
+ * The AI SDK calls `wrapGenerate` / `wrapStream` right after `transformParams`; a caller that
+ * transforms and never wraps (driving the middleware by hand) gets its lock released after this.
  */
-async function activeTail(
-  session: MemorySession,
-  count: number,
-): Promise<{ messages: Message[]; whole: boolean; summarized: boolean }> {
-  for (let last = count; ; last *= 2) {
-    const read = await session.messages({ last });
-    const messages = outsideSystem(read);
-    const whole = read.length < last;
-    if (whole || messages.length >= count) {
-      return { messages, whole, summarized: read.some(isSummaryMessage) };
-    }
-  }
-}
-
-function withoutIdentity(m: Message): Omit<Message, 'id' | 'createdAt'> {
-  const { id: _id, createdAt: _createdAt, ...rest } = m;
-  return rest;
-}
+const CLAIM_MS = 1000;
 
 async function appendResponse(
   session: MemorySession,
@@ -58,50 +29,97 @@ async function appendResponse(
   await session.append(messages.map(withoutIdentity), usageOption(usage));
 }
 
+function promptOf(params: unknown): readonly unknown[] {
+  const prompt = (params as { prompt?: unknown } | null)?.prompt;
+  if (Array.isArray(prompt)) return prompt;
+  throw new MemValidationError(
+    'prompt',
+    '[mem/ai-sdk] memoryMiddleware: the call has no prompt array (params.prompt); call the wrapped model through generateText or streamText, or pass a LanguageModelV3/V4 prompt.',
+  );
+}
+
+const signalOf = (params: CallOptionsLike) =>
+  params.abortSignal instanceof AbortSignal ? params.abortSignal : undefined;
+
 /**
  * A language-model middleware that gives a model a mem session's memory. Before each call it
- * appends the call's new messages to the session and replaces the prompt with the session's
+ * stores the call's new messages in the session and replaces the prompt with the session's
  * context (the caller's system messages first, then mem's pinned prompts, summary, recalled
- * knowledge and window); after the call it appends the response with the reported usage. Works
- * with `generateText` and `streamText` (appended when the stream finishes), multi-step tool
- * loops included: what a step re-sends is recognised and not stored twice.
+ * knowledge and window); after the call it stores the response with the reported usage. Works
+ * with `generateText` and `streamText` (stored when the stream finishes), multi-step tool loops
+ * included: what a step re-sends is recognised and not stored twice. Overlapping calls on one
+ * session run one after another (session-lock.ts); a re-sent history that differs from the
+ * stored one follows the rules of history-alignment.ts.
  *
  * ```ts
  * const model = wrapLanguageModel({ model: openai('gpt-4o'), middleware: memoryMiddleware({ engine, sessionId: 'chat-1' }) });
  * ```
  */
 export function memoryMiddleware(options: MemoryMiddlewareOptions): MemoryMiddleware {
-  const resolve = sessionResolver(options);
-  const sessions = new WeakMap<object, MemorySession>();
-  const sessionOf = async (params: CallOptionsLike) => sessions.get(params) ?? resolve(params);
+  const { engine, sessionOf, changedHistory, streamIdleTimeoutMs } = checkOptions(options);
+  const calls = new WeakMap<object, Call>();
+  // The call `transformParams` prepared, or (wrapped without it) the session and no lock.
+  const claim = async (params: CallOptionsLike) => {
+    const call = calls.get(params);
+    if (call === undefined) return { session: await sessionOf(params), lease: undefined };
+    clearTimeout(call.unclaimed);
+    calls.delete(params);
+    return call;
+  };
 
   return {
     specificationVersion: 'v3',
 
     async transformParams({ params }) {
-      const session = await resolve(params);
-      const fresh = await unstored(session, outsideSystem(fromPrompt(params.prompt)));
-      if (fresh.length > 0) await session.append(fresh.map(withoutIdentity));
-      const context = await session.context();
-      const system = params.prompt.filter((m) => m.role === 'system');
-      const next = { ...params, prompt: [...system, ...toPrompt(context.messages)] };
-      sessions.set(next, session);
-      return next;
+      const prompt = fromPrompt(promptOf(params) as CallOptionsLike['prompt']);
+      const session = await sessionOf(params);
+      const lease = await acquireSessionLock(engine, session.id, signalOf(params));
+      try {
+        await storePrompt(
+          session,
+          prompt.filter((m) => m.role !== 'system'),
+          changedHistory,
+        );
+        const context = await session.context();
+        const system = params.prompt.filter((m) => m.role === 'system');
+        const next = { ...params, prompt: [...system, ...toPrompt(context.messages)] };
+        const unclaimed = setTimeout(() => lease.release(), CLAIM_MS);
+        if (typeof unclaimed === 'object') unclaimed.unref?.();
+        calls.set(next, { session, lease, unclaimed });
+        return next;
+      } catch (error) {
+        lease.release();
+        throw error;
+      }
     },
 
     async wrapGenerate({ doGenerate, params }) {
-      const result = await doGenerate();
-      await appendResponse(await sessionOf(params), fromResponse(result.content), result.usage);
-      return result;
+      const { session, lease } = await claim(params);
+      try {
+        const result = await doGenerate();
+        // An aborted call stores nothing of its answer, as an aborted stream does.
+        if (signalOf(params)?.aborted !== true) {
+          await appendResponse(session, fromResponse(result.content), result.usage);
+        }
+        return result;
+      } finally {
+        lease?.release();
+      }
     },
 
     async wrapStream({ doStream, params }) {
-      const session = await sessionOf(params);
-      const result = await doStream();
-      const collector = collectStream(({ content, usage }) =>
-        appendResponse(session, fromResponse(content), usage),
-      );
-      return { ...result, stream: result.stream.pipeThrough(collector) };
+      const { session, lease } = await claim(params);
+      const result = await Promise.resolve(doStream()).catch((error: unknown) => {
+        lease?.release();
+        throw error;
+      });
+      const stream = lockedStream(result.stream, {
+        lease,
+        signal: signalOf(params),
+        idleTimeoutMs: streamIdleTimeoutMs,
+        store: ({ content, usage }) => appendResponse(session, fromResponse(content), usage),
+      });
+      return { ...result, stream };
     },
   };
 }

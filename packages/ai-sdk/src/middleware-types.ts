@@ -15,6 +15,8 @@ export interface PromptMessageLike {
 /** The call options the middleware reads (`LanguageModelV3CallOptions` and its V4 successor). */
 export interface CallOptionsLike {
   prompt: readonly PromptMessageLike[];
+  /** The call's abort signal: an aborted call stores nothing of its answer. */
+  abortSignal?: AbortSignal | undefined;
 }
 
 /** One content item of a generate result (text, reasoning, tool call, file, source, ...). */

@@ -44,21 +44,3 @@ export function fingerprint(m: Message): string {
     m.isError === true,
   ]);
 }
-
-/**
- * The messages of `prompt` the session does not hold yet. The prompt of a call (system messages
- * aside) may start with messages the session already ends with: the AI SDK re-sends a step's
- * response and tool results in the next step, and callers may pass part of the history again.
- * The longest prefix of `prompt` equal to a suffix of `stored` is dropped; what follows is new.
- */
-export function newMessages(prompt: readonly Message[], stored: readonly Message[]): Message[] {
-  const p = prompt.map(fingerprint);
-  // Only a suffix as long as the prompt can match: fingerprint just that, not the whole session.
-  const s = stored.slice(Math.max(0, stored.length - prompt.length)).map(fingerprint);
-  for (let k = Math.min(p.length, s.length); k > 0; k--) {
-    let equal = true;
-    for (let i = 0; i < k && equal; i++) equal = p[i] === s[s.length - k + i];
-    if (equal) return prompt.slice(k);
-  }
-  return [...prompt];
-}
