@@ -2,6 +2,10 @@ import { MemValidationError } from '../../errors/errors.ts';
 import { type Message, messageText } from '../message.ts';
 import { toModelMessages } from './ai-sdk.ts';
 import type { ModelMessageLike } from './ai-sdk-types.ts';
+import { memInputFail } from './conversion-error.ts';
+import { checkMemMessage, guarded, memMessages } from './guard-input.ts';
+
+const toFail = memInputFail('ai-sdk');
 
 /**
  * A mem context as AI SDK call options: the system content apart, the conversation as messages.
@@ -49,13 +53,17 @@ export function toModelPrompt(
   }
   const system: string[] = [];
   const rest: Message[] = [];
-  for (const m of messages) {
-    if (m.role !== 'system') rest.push(m);
-    else {
-      const text = messageText(m);
-      if (text.length > 0) system.push(text);
-    }
-  }
+  memMessages(messages, toFail).forEach((m, i) => {
+    const path = `messages[${i}]`;
+    guarded(toFail, path, () => {
+      checkMemMessage(m, path, toFail);
+      if (m.role !== 'system') rest.push(m);
+      else {
+        const text = messageText(m);
+        if (text.length > 0) system.push(text);
+      }
+    });
+  });
   const prompt: ModelPrompt<'system' | 'instructions'> = { messages: toModelMessages(rest) };
   if (system.length > 0) prompt[key] = system.join('\n\n');
   return prompt;

@@ -3,13 +3,14 @@ import { AI_SDK_META as META } from './ai-sdk-meta.ts';
 import { readMessage, readToolMessage } from './ai-sdk-read.ts';
 import type { ModelMessageInput, ModelMessageLike } from './ai-sdk-types.ts';
 import { messageToAiSdk, toolMessageItems, toolResultPart } from './ai-sdk-write.ts';
-import { wireInputFail } from './conversion-error.ts';
+import { memInputFail, wireInputFail } from './conversion-error.ts';
 import {
   type FromWireOptions,
   type MessageFields,
   messageStamper,
   setMetadata,
 } from './convert-options.ts';
+import { checkMemMessage, guarded, memMessages } from './guard-input.ts';
 import {
   applyResidue,
   extraFields,
@@ -19,6 +20,7 @@ import {
 } from './wire-fields.ts';
 
 const fromFail = wireInputFail('ai-sdk');
+const toFail = memInputFail('ai-sdk');
 
 /** True for mem messages that live in an AI SDK tool message. */
 function inToolMessage(m: MessageFields): boolean {
@@ -47,26 +49,35 @@ export function fromModelMessages(
   }
   const out: MessageFields[] = [];
   const calls = new Set<string>();
-  messages.forEach((raw: unknown, i) => {
-    const path = `messages[${i}]`;
-    if (!isRecord(raw))
-      throw fromFail(path, 'is not an object', 'Each message needs a role and content.');
-    if (raw.role !== 'tool') {
-      const fields = readMessage(raw, path, calls);
-      setMetadata(fields, META.message, fieldResidue(raw, messageToAiSdk(fields, path) ?? {}));
-      out.push(fields);
-      return;
-    }
-    const group = readToolMessage(raw, path, calls);
-    const first = group[0]!;
-    const extra = extraFields(raw, ['role', 'content']);
-    if (extra !== undefined) setMetadata(first, META.message, { set: extra });
-    const previous = out.at(-1);
-    if (previous !== undefined && inToolMessage(previous))
-      setMetadata(first, META.continues, false);
-    out.push(...group);
-  });
+  guarded(fromFail, 'messages', () =>
+    messages.forEach((raw: unknown, i) => {
+      const path = `messages[${i}]`;
+      out.push(...guarded(fromFail, path, () => readOne(raw, path, out.at(-1), calls)));
+    }),
+  );
   return out.map(messageStamper(options));
+}
+
+/** The mem messages of one ModelMessage, `previous` being the last one read before it. */
+function readOne(
+  raw: unknown,
+  path: string,
+  previous: MessageFields | undefined,
+  calls: Set<string>,
+): MessageFields[] {
+  if (!isRecord(raw))
+    throw fromFail(path, 'is not an object', 'Each message needs a role and content.');
+  if (raw.role !== 'tool') {
+    const fields = readMessage(raw, path, calls);
+    setMetadata(fields, META.message, fieldResidue(raw, messageToAiSdk(fields, path) ?? {}));
+    return [fields];
+  }
+  const group = readToolMessage(raw, path, calls);
+  const first = group[0]!;
+  const extra = extraFields(raw, ['role', 'content']);
+  if (extra !== undefined) setMetadata(first, META.message, { set: extra });
+  if (previous !== undefined && inToolMessage(previous)) setMetadata(first, META.continues, false);
+  return group;
 }
 
 /**
@@ -78,22 +89,25 @@ export function fromModelMessages(
 export function toModelMessages(messages: readonly Message[]): ModelMessageLike[] {
   const out: WireRecord[] = [];
   let lastInTool = false;
-  messages.forEach((m, i) => {
+  memMessages(messages, toFail).forEach((m, i) => {
     const path = `messages[${i}]`;
-    if (inToolMessage(m)) {
-      const items = m.role === 'tool' ? [toolResultPart(m, path)] : toolMessageItems(m);
-      const last = out.at(-1);
-      const joins = lastInTool && m.metadata?.[META.continues] !== false;
-      if (joins && last?.role === 'tool' && Array.isArray(last.content))
-        last.content.push(...items);
-      else out.push(applyResidue({ role: 'tool', content: items }, m.metadata?.[META.message]));
-      lastInTool = true;
-      return;
-    }
-    const wire = messageToAiSdk(m, path);
-    if (wire === undefined) return;
-    out.push(applyResidue(wire, m.metadata?.[META.message]));
-    lastInTool = false;
+    guarded(toFail, path, () => {
+      checkMemMessage(m, path, toFail);
+      if (inToolMessage(m)) {
+        const items = m.role === 'tool' ? [toolResultPart(m, path)] : toolMessageItems(m);
+        const last = out.at(-1);
+        const joins = lastInTool && m.metadata?.[META.continues] !== false;
+        if (joins && last?.role === 'tool' && Array.isArray(last.content))
+          last.content.push(...items);
+        else out.push(applyResidue({ role: 'tool', content: items }, m.metadata?.[META.message]));
+        lastInTool = true;
+        return;
+      }
+      const wire = messageToAiSdk(m, path);
+      if (wire === undefined) return;
+      out.push(applyResidue(wire, m.metadata?.[META.message]));
+      lastInTool = false;
+    });
   });
   return out as unknown as ModelMessageLike[];
 }

@@ -3,8 +3,6 @@
  * request. Each is set only when the default rebuild would differ.
  */
 export const ANTHROPIC_META = {
-  /** `'message'` on a system message that was a `role: 'system'` entry of `messages`, not `system`. */
-  placement: 'mem.anthropic.placement',
   /** WireResidue: extra fields of the wire message (on its first mem message). */
   message: 'mem.anthropic.message',
   /**

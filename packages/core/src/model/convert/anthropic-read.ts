@@ -19,27 +19,31 @@ const FORMAT = 'anthropic';
 const fromFail = wireInputFail(FORMAT);
 const toFail = memInputFail(FORMAT);
 
-/** Reads one Anthropic message: one mem message, or several for a user message with tool results. */
+/**
+ * Reads one Anthropic message: one mem message, or several for a user message with tool results.
+ * Roles are `user` and `assistant` only: Anthropic takes system content in the top-level `system`.
+ */
 export function readMessage(
   wire: WireRecord,
   path: string,
   callNames: Map<string, string>,
 ): MessageFields[] {
   switch (wire.role) {
-    case 'system': {
-      const fields = readSystem(wire.content, `${path}.content`);
-      setMetadata(fields, META.placement, 'message');
-      return [fields];
-    }
     case 'assistant':
       return [readAssistant(wire.content, `${path}.content`, callNames)];
     case 'user':
       return readUser(wire.content, `${path}.content`, callNames);
+    case 'system':
+      throw fromFail(
+        `${path}.role`,
+        'is "system", which the Anthropic API refuses inside messages',
+        'Pass system content as the top-level field: fromAnthropicMessages({ system, messages }).',
+      );
     default:
       throw fromFail(
         `${path}.role`,
-        `is ${JSON.stringify(wire.role)}`,
-        'Use "user", "assistant" or "system".',
+        `is ${typeof wire.role === 'string' ? JSON.stringify(wire.role) : `a ${typeof wire.role}`}`,
+        'Use "user" or "assistant" (system content goes in the top-level `system` field).',
       );
   }
 }

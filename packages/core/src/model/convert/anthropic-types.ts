@@ -11,6 +11,11 @@ export interface AnthropicInputBlock {
 }
 
 export interface AnthropicInputMessage {
+  /**
+   * `user` or `assistant`. `system` is in the type only because the SDK's `MessageParam` has it:
+   * the API refuses it inside `messages`, and so does `fromAnthropicMessages` (a
+   * MemConversionError telling you to pass it as the top-level `system`).
+   */
   role: 'user' | 'assistant' | 'system';
   content: string | readonly AnthropicInputBlock[];
 }
@@ -84,9 +89,11 @@ export type AnthropicContentBlock =
   | AnthropicToolUseBlock
   | AnthropicToolResultBlock;
 
-export type AnthropicMessageParam =
-  | { role: 'user' | 'assistant'; content: string | AnthropicContentBlock[] }
-  | { role: 'system'; content: string | AnthropicTextBlock[] };
+/** A message `toAnthropicMessages` writes: never `system` (that goes to the top-level `system`). */
+export interface AnthropicMessageParam {
+  role: 'user' | 'assistant';
+  content: string | AnthropicContentBlock[];
+}
 
 /** What `toAnthropicMessages` returns: spread it into `client.messages.create({...})`. */
 export interface AnthropicPrompt {

@@ -15,12 +15,12 @@ import {
 
 const toFail = memInputFail('anthropic');
 
-/** The top-level `system` param for the leading system messages. */
-export function systemParam(list: readonly Message[]): string | AnthropicTextBlock[] {
-  const only = list.length === 1 ? list[0]! : undefined;
+/** The top-level `system` param for the system messages (each with its path in the input). */
+export function systemParam(list: readonly [Message, string][]): string | AnthropicTextBlock[] {
+  const only = list.length === 1 ? list[0]![0] : undefined;
   if (only !== undefined && typeof only.content === 'string') return only.content;
-  return list.flatMap((m, k) => {
-    const content = contentOf(m, `messages[${k}]`) ?? [];
+  return list.flatMap(([m, path]) => {
+    const content = contentOf(m, path) ?? [];
     return (typeof content === 'string'
       ? textBlocks(content)
       : content) as unknown as AnthropicTextBlock[];

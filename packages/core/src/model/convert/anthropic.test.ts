@@ -33,7 +33,6 @@ describe('fromAnthropicMessages / toAnthropicMessages', () => {
       'assistant',
       'tool',
       'tool',
-      'system',
       'assistant',
     ]);
     expect(mem[0]).toMatchObject({
@@ -107,10 +106,6 @@ describe('fromAnthropicMessages / toAnthropicMessages', () => {
     });
     expect(mem[10]?.metadata).toStrictEqual({ 'mem.anthropic.block': { omit: ['content'] } });
     expect(mem[11]?.metadata).toStrictEqual({ 'mem.anthropic.continues': false });
-    expect(mem[12]).toMatchObject({
-      role: 'system',
-      metadata: { 'mem.anthropic.placement': 'message' },
-    });
   });
 
   it('keeps a text document that is not valid UTF-16 verbatim', () => {

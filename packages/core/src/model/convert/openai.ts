@@ -1,6 +1,7 @@
 import type { Message } from '../message.ts';
-import { wireInputFail } from './conversion-error.ts';
+import { memInputFail, wireInputFail } from './conversion-error.ts';
 import { type FromWireOptions, messageStamper, setMetadata } from './convert-options.ts';
+import { checkMemMessage, guarded, memMessages } from './guard-input.ts';
 import { OPENAI_META as META } from './openai-meta.ts';
 import { readMessage } from './openai-read.ts';
 import { requestFields, requestResidue } from './openai-response-fields.ts';
@@ -9,6 +10,7 @@ import { messageToOpenAI } from './openai-write.ts';
 import { applyResidue, fieldResidue, isRecord } from './wire-fields.ts';
 
 const fromFail = wireInputFail('openai');
+const toFail = memInputFail('openai');
 
 /**
  * Converts Chat Completions messages to mem messages: request messages, and the assistant
@@ -34,16 +36,21 @@ export function fromOpenAIMessages(
   }
   const stamp = messageStamper(options);
   const callNames = new Map<string, string>();
-  return messages.map((raw: unknown, i) => {
-    const path = `messages[${i}]`;
-    if (!isRecord(raw))
-      throw fromFail(path, 'is not an object', 'Each message must be an object with a role.');
-    const { request, extras } = requestFields(raw);
-    const fields = readMessage(request, path, callNames);
-    setMetadata(fields, META.message, fieldResidue(request, messageToOpenAI(fields, path) ?? {}));
-    setMetadata(fields, META.annotations, extras.annotations);
-    return stamp(fields);
-  });
+  return guarded(fromFail, 'messages', () =>
+    messages.map((raw: unknown, i) => {
+      const path = `messages[${i}]`;
+      const fields = guarded(fromFail, path, () => {
+        if (!isRecord(raw))
+          throw fromFail(path, 'is not an object', 'Each message must be an object with a role.');
+        const { request, extras } = requestFields(raw);
+        const read = readMessage(request, path, callNames);
+        setMetadata(read, META.message, fieldResidue(request, messageToOpenAI(read, path) ?? {}));
+        setMetadata(read, META.annotations, extras.annotations);
+        return read;
+      });
+      return stamp(fields);
+    }),
+  );
 }
 
 /**
@@ -53,12 +60,16 @@ export function fromOpenAIMessages(
  */
 export function toOpenAIMessages(messages: readonly Message[]): OpenAIChatMessage[] {
   const out: OpenAIChatMessage[] = [];
-  messages.forEach((message, i) => {
-    const wire = messageToOpenAI(message, `messages[${i}]`);
-    if (wire === undefined) return;
-    let residue = message.metadata?.[META.message];
-    if (message.role === 'assistant') residue = requestResidue(residue);
-    out.push(applyResidue(wire, residue) as unknown as OpenAIChatMessage);
+  memMessages(messages, toFail).forEach((message, i) => {
+    const path = `messages[${i}]`;
+    guarded(toFail, path, () => {
+      checkMemMessage(message, path, toFail);
+      const wire = messageToOpenAI(message, path);
+      if (wire === undefined) return;
+      let residue = message.metadata?.[META.message];
+      if (message.role === 'assistant') residue = requestResidue(residue);
+      out.push(applyResidue(wire, residue) as unknown as OpenAIChatMessage);
+    });
   });
   return out;
 }

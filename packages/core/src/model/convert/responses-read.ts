@@ -1,6 +1,7 @@
 import type { ContentPart, ToolCall } from '../message.ts';
 import { wireInputFail } from './conversion-error.ts';
 import { type MessageFields, setMetadata } from './convert-options.ts';
+import { guarded } from './guard-input.ts';
 import { type LayoutEntry, RESPONSES_META as META } from './responses-meta.ts';
 import { readPart } from './responses-parts.ts';
 import { assistantItems, contentItem, toolItem } from './responses-write.ts';
@@ -20,6 +21,11 @@ export function readItems(items: readonly unknown[]): MessageFields[] {
   let run: Run | undefined;
   items.forEach((raw, i) => {
     const path = `items[${i}]`;
+    guarded(fail, path, () => readItem(raw, path));
+  });
+  return out;
+
+  function readItem(raw: unknown, path: string): void {
     if (!isRecord(raw))
       throw fail(path, 'is not an object', 'Each item must be an object with a type or a role.');
     const role = raw.role;
@@ -48,8 +54,7 @@ export function readItems(items: readonly unknown[]): MessageFields[] {
     if (isMessage) run.message(raw, path);
     else if (raw.type === 'function_call') callNames.set(...run.call(raw, path));
     else run.verbatim(raw);
-  });
-  return out;
+  }
 }
 
 function readContentMessage(raw: WireRecord, path: string): MessageFields {

@@ -1,11 +1,13 @@
 import type { Message } from '../message.ts';
-import { wireInputFail } from './conversion-error.ts';
+import { memInputFail, wireInputFail } from './conversion-error.ts';
 import { type FromWireOptions, messageStamper } from './convert-options.ts';
+import { checkMemMessage, guarded, memMessages } from './guard-input.ts';
 import { readItems } from './responses-read.ts';
 import type { ResponsesItem, ResponsesItemLike } from './responses-types.ts';
 import { messageItems } from './responses-write.ts';
 
 const fromFail = wireInputFail('openai-responses');
+const toFail = memInputFail('openai-responses');
 
 /**
  * Converts OpenAI Responses API items — a request's `input` list, a response's `output`, or both
@@ -29,7 +31,7 @@ export function fromResponsesItems(
     );
   }
   const stamp = messageStamper(options);
-  return readItems(items).map(stamp);
+  return guarded(fromFail, 'items', () => readItems(items)).map(stamp);
 }
 
 /**
@@ -40,9 +42,12 @@ export function fromResponsesItems(
  */
 export function toResponsesInput(messages: readonly Message[]): ResponsesItem[] {
   const out: ResponsesItem[] = [];
-  messages.forEach((message, i) => {
-    for (const item of messageItems(message, `messages[${i}]`))
-      out.push(item as unknown as ResponsesItem);
+  memMessages(messages, toFail).forEach((message, i) => {
+    const path = `messages[${i}]`;
+    guarded(toFail, path, () => {
+      checkMemMessage(message, path, toFail);
+      for (const item of messageItems(message, path)) out.push(item as unknown as ResponsesItem);
+    });
   });
   return out;
 }

@@ -154,15 +154,6 @@ const round = (first: number) =>
 const turn = (first: number) =>
   fc
     .tuple(
-      fc.option(
-        fc.record({
-          role: fc.constant('system' as const),
-          content: fc.oneof(words, fc.array(text, { maxLength: 2 })),
-        }),
-        {
-          nil: undefined,
-        },
-      ),
       fc.record({
         role: fc.constant('user' as const),
         content: fc.oneof(words, fc.array(userBlock, { maxLength: 4 })),
@@ -178,8 +169,7 @@ const turn = (first: number) =>
         { nil: undefined },
       ),
     )
-    .map(([system, user, a, b, rounds, reply]): MessageParam[] => [
-      ...(system === undefined ? [] : [system]),
+    .map(([user, a, b, rounds, reply]): MessageParam[] => [
       user,
       ...[a, b].slice(0, rounds).flat(),
       ...(reply === undefined ? [] : [reply]),

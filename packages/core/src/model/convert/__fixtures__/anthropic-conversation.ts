@@ -147,7 +147,6 @@ export const anthropicConversation: AnthropicRequest = {
     },
     { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_04' }] },
     { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_05', content: [] }] },
-    { role: 'system', content: 'From now on, answer in German.' },
     { role: 'assistant', content: 'Erledigt: die E-Mail ist raus.' },
   ],
 };

@@ -85,7 +85,7 @@ export const anthropicShape: MemShape = {
     { requiredKeys: ['content'], noNullPrototype: true },
   ),
   names: false,
-  midSystem: true,
+  midSystem: false,
 };
 
 /** What the AI SDK carries: any JSON or unparsable arguments, isError on text results; no names. */
