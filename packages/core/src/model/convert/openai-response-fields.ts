@@ -1,4 +1,4 @@
-import { isRecord, type WireRecord } from './wire-fields.ts';
+import { isRecord, setField, type WireRecord } from './wire-fields.ts';
 
 /**
  * Chat Completions *response* messages (`ChatCompletionMessage`) carry fields a request never
@@ -34,7 +34,7 @@ export function requestFields(
       request.audio = { id: value.id };
       continue;
     }
-    request[key] = value;
+    setField(request, key, value);
   }
   return { request, extras };
 }

@@ -8,6 +8,28 @@ export function isRecord(value: unknown): value is WireRecord {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/*
+ * Wire objects come from JSON.parse, where a key named "__proto__" is an own data property like
+ * any other. Fields are read and written as own properties only, so such a key is carried as
+ * data: `obj[key] = value` would set the object's prototype instead, and `obj[key]` of an absent
+ * "__proto__" would read Object.prototype.
+ */
+
+/** The own field `key` of `value`, or undefined (never an inherited one). */
+export function ownField(value: WireRecord, key: string): unknown {
+  return Object.hasOwn(value, key) ? value[key] : undefined;
+}
+
+/** Sets `key` as an own data property, whatever its name. */
+export function setField(target: WireRecord, key: string, value: unknown): void {
+  Object.defineProperty(target, key, {
+    value,
+    enumerable: true,
+    writable: true,
+    configurable: true,
+  });
+}
+
 /**
  * How a wire object differs from the one rebuilt from its mem message: fields to set verbatim
  * and fields to leave out. Stored in metadata, re-applied when converting back.
@@ -22,10 +44,10 @@ export function fieldResidue(original: WireRecord, rebuilt: WireRecord): WireRes
   const set: WireRecord = {};
   const omit: string[] = [];
   for (const [key, value] of Object.entries(original)) {
-    if (value !== undefined && !deepEqual(value, rebuilt[key])) set[key] = value;
+    if (value !== undefined && !deepEqual(value, ownField(rebuilt, key))) setField(set, key, value);
   }
   for (const [key, value] of Object.entries(rebuilt)) {
-    if (value !== undefined && original[key] === undefined) omit.push(key);
+    if (value !== undefined && ownField(original, key) === undefined) omit.push(key);
   }
   const residue: WireResidue = {};
   if (Object.keys(set).length > 0) residue.set = set;
@@ -40,7 +62,9 @@ export function applyResidue(rebuilt: WireRecord, residue: unknown): WireRecord 
   if (Array.isArray(residue.omit)) {
     for (const key of residue.omit) if (typeof key === 'string') delete out[key];
   }
-  if (isRecord(residue.set)) Object.assign(out, residue.set);
+  if (isRecord(residue.set)) {
+    for (const [key, value] of Object.entries(residue.set)) setField(out, key, value);
+  }
   return out;
 }
 
@@ -48,7 +72,7 @@ export function applyResidue(rebuilt: WireRecord, residue: unknown): WireRecord 
 export function extraFields(value: WireRecord, known: readonly string[]): WireRecord | undefined {
   const extra: WireRecord = {};
   for (const [key, v] of Object.entries(value)) {
-    if (v !== undefined && !known.includes(key)) extra[key] = v;
+    if (v !== undefined && !known.includes(key)) setField(extra, key, v);
   }
   return Object.keys(extra).length > 0 ? extra : undefined;
 }
@@ -61,16 +85,16 @@ export function extraFields(value: WireRecord, known: readonly string[]): WireRe
 function extraBeyond(original: WireRecord, rebuilt: WireRecord): WireRecord | undefined {
   const extra: WireRecord = {};
   for (const [key, value] of Object.entries(rebuilt)) {
-    if (value !== undefined && original[key] === undefined) return undefined;
+    if (value !== undefined && ownField(original, key) === undefined) return undefined;
   }
   for (const [key, value] of Object.entries(original)) {
     if (value === undefined) continue;
-    const mine = rebuilt[key];
-    if (mine === undefined) extra[key] = value;
+    const mine = ownField(rebuilt, key);
+    if (mine === undefined) setField(extra, key, value);
     else if (isPlainObject(value) && isPlainObject(mine)) {
       const nested = extraBeyond(value, mine);
       if (nested === undefined) return undefined;
-      if (Object.keys(nested).length > 0) extra[key] = nested;
+      if (Object.keys(nested).length > 0) setField(extra, key, nested);
     } else if (!deepEqual(value, mine)) return undefined;
   }
   return extra;
@@ -81,8 +105,12 @@ export function mergeExtra(rebuilt: WireRecord, extra: unknown): WireRecord {
   if (!isRecord(extra)) return rebuilt;
   const out: WireRecord = { ...rebuilt };
   for (const [key, value] of Object.entries(extra)) {
-    const mine = out[key];
-    out[key] = isPlainObject(mine) && isPlainObject(value) ? mergeExtra(mine, value) : value;
+    const mine = ownField(out, key);
+    setField(
+      out,
+      key,
+      isPlainObject(mine) && isPlainObject(value) ? mergeExtra(mine, value) : value,
+    );
   }
   return out;
 }
