@@ -41,6 +41,18 @@ export interface MemoryEngineEvents {
   'knowledge:error': { sessionId: string; operation: 'index' | 'search'; error: unknown };
   cleared: { sessionId: string };
   /**
+   * An append reported the provider's `inputTokens` for the prompt of the session's last
+   * `context()`: `counted` is mem's count of that prompt, with the counting named by `encoding`
+   * (totals per model: `engine.tokenAccuracy()`).
+   */
+  'tokens:compared': {
+    sessionId: string;
+    model?: string;
+    encoding: string;
+    counted: number;
+    reported: number;
+  };
+  /**
    * A condition failed on a message (a missing metadata key, a division by zero, input over the
    * work budget) and counted as not holding: the message was hidden from the prompt (`window`) or
    * left out of a trigger count (`trigger`). Reported once per condition and message.

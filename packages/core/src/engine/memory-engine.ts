@@ -14,7 +14,7 @@ import { createMaxTokensStrategy } from '../strategies/short-term/max-tokens-str
 import { MIN_EXTRACTIVE_SUMMARY_TOKENS } from '../summarize/extractive-summarizer.ts';
 import type { Summarizer } from '../summarize/summarizer.ts';
 import { readyGate } from '../tokens/ready-gate.ts';
-import { createTokenCounter, type TokenCounter } from '../tokens/token-counter.ts';
+import type { TokenCounter } from '../tokens/token-counter.ts';
 import type { EngineContext } from './engine-context.ts';
 import {
   conditionErrorReporter,
@@ -23,8 +23,10 @@ import {
   type MemoryEngineEvents,
 } from './engine-events.ts';
 import { createSession, type MemorySession } from './memory-session.ts';
+import { createCountings, sessionCounting, type TokenCounterForModel } from './model-countings.ts';
 import { checkParts } from './resolve-parts.ts';
 import { SessionState } from './session-state.ts';
+import { type TokenAccuracy, TokenAccuracyStats } from './token-accuracy.ts';
 
 export interface MemoryEngineOptions {
   /** A parsed profile, or profile JSON (bare or `{ "profile": ... }`), validated here. */
@@ -43,7 +45,18 @@ export interface MemoryEngineOptions {
   summarizerTimeout?: number | null;
   /** Where summaries and archived turns are indexed. Default: in memory, when the profile has a `knowledge_base`. */
   knowledgeBase?: KnowledgeBase;
-  tokenCounter?: TokenCounter;
+  /**
+   * The model the prompts are for, as your provider spells it (`gpt-4o`, `claude-sonnet-4-5`,
+   * `anthropic/claude-3.5-sonnet`, ...): picks how tokens are counted (README: "Token counts per
+   * model"). A call can name another (`context({ model })`, `append(..., { model })`). Default:
+   * none, counted with o200k_base.
+   */
+  model?: string;
+  /**
+   * Counts tokens instead of the counter the model picks: one counter for every model, or a
+   * function returning the counter for a model id (called once per id; `undefined`: no model).
+   */
+  tokenCounter?: TokenCounter | TokenCounterForModel;
   /** Summary length as a share of what it replaces. Default 0.3. */
   compressionRatio?: number;
   /**
@@ -68,7 +81,13 @@ export interface MemoryEngine {
   readonly profile: MemoryProfile;
   readonly store: Store;
   readonly knowledgeBase: KnowledgeBase | undefined;
+  /** The counter for calls that name no model. */
   readonly tokenCounter: TokenCounter;
+  /**
+   * Per model: what mem counted for prompts vs the `inputTokens` the provider reported for them
+   * (each `append(..., { usage })` after a `context()`); also emitted as `tokens:compared`.
+   */
+  tokenAccuracy(): TokenAccuracy[];
   /** A handle on one conversation; cheap, and the same state is shared by every handle. */
   session(sessionId: string): MemorySession;
   on<E extends MemoryEngineEvent>(
@@ -150,8 +169,21 @@ export function createMemoryEngine(options: MemoryEngineOptions): MemoryEngine {
   );
   const knowledgeBase =
     options.knowledgeBase ?? (wantsKnowledge ? createInMemoryKnowledgeBase() : undefined);
-  const counter = options.tokenCounter ?? createTokenCounter();
   const events: EngineEvents = new TypedEmitter();
+  const reportWindowError = conditionErrorReporter(events, undefined, 'window');
+  // Without a short-term strategy the whole conversation is sent, still made a valid prompt.
+  const countings = createCountings({
+    model: options.model,
+    tokenCounter: options.tokenCounter,
+    shortTerm: (counter) => {
+      const configured = createShortTermStrategies(profile, counter, reportWindowError);
+      return configured.length > 0
+        ? configured
+        : [createMaxTokensStrategy({ maxTokens: Number.MAX_SAFE_INTEGER, counter })];
+    },
+  });
+  const counter = countings.default.counter;
+  const accuracy = new TokenAccuracyStats();
   const ctx: EngineContext = {
     profile,
     strategies,
@@ -166,16 +198,6 @@ export function createMemoryEngine(options: MemoryEngineOptions): MemoryEngine {
     now: options.now ?? Date.now,
     newId: () => crypto.randomUUID(),
   };
-  // Without a short-term strategy the whole conversation is sent, still made a valid prompt.
-  const configured = createShortTermStrategies(
-    profile,
-    counter,
-    conditionErrorReporter(events, undefined, 'window'),
-  );
-  const shortTerm =
-    configured.length > 0
-      ? configured
-      : [createMaxTokensStrategy({ maxTokens: Number.MAX_SAFE_INTEGER, counter })];
   // Without long-term strategies a session grows without bound; a plain token window (no
   // conditions, which could hide tokens) needs only the tail, so only the tail is loaded.
   const windows = profile.shortTerm;
@@ -197,8 +219,23 @@ export function createMemoryEngine(options: MemoryEngineOptions): MemoryEngine {
       sessions.set(sessionId, entry);
       return entry;
     }
-    const state = new SessionState(sessionId, tailTokens);
-    const session = afterCounterReady(createSession(ctx, state, shortTerm));
+    const state = new SessionState(sessionId, tailTokens, countings.default, options.model);
+    const scoped = sessionCounting(ctx, state);
+    const session = afterCounterReady(
+      createSession(scoped.ctx, state, scoped.shortTerm, {
+        countings,
+        compared: (prompt, reported) => {
+          accuracy.record(prompt.model, prompt.encoding, prompt.tokens, reported);
+          events.emit('tokens:compared', {
+            sessionId,
+            ...(prompt.model === undefined ? {} : { model: prompt.model }),
+            encoding: prompt.encoding,
+            counted: prompt.tokens,
+            reported,
+          });
+        },
+      }),
+    );
     // The handle finds the session's state at each call: after an eviction, a new one.
     entry = { state, session, handle: forwarding(sessionId, () => cached(sessionId).session) };
     sessions.set(sessionId, entry);
@@ -216,6 +253,7 @@ export function createMemoryEngine(options: MemoryEngineOptions): MemoryEngine {
     store: userStore,
     knowledgeBase,
     tokenCounter: counter,
+    tokenAccuracy: () => accuracy.report(),
     session(sessionId) {
       assertValidSessionId(sessionId);
       return cached(sessionId).handle;

@@ -18,11 +18,28 @@ import type { EngineContext } from './engine-context.ts';
 import { forgetInKnowledgeBase } from './knowledge-index.ts';
 import { createLongTermRuns } from './long-term-runs.ts';
 import { countedFromInput, type MessageInput } from './message-input.ts';
+import type { Countings } from './model-countings.ts';
 import { runStrategy } from './run-strategy.ts';
-import type { SessionState } from './session-state.ts';
+import type { CountedPrompt, SessionState } from './session-state.ts';
 import { createTurnIndexing } from './turn-indexing.ts';
 
 export type { ContextOptions, MemoryContext };
+
+/** `context()`'s options on a session: `ContextOptions` and the model the prompt is for. */
+export interface SessionContextOptions extends ContextOptions {
+  /**
+   * The model this prompt is for (e.g. `claude-sonnet-4-5`): counts follow it from now on. A
+   * change of counting recounts the session's messages once; later calls without `model` keep it.
+   */
+  model?: string;
+}
+
+/** What a session needs of the engine to count per model and report provider usage. */
+export interface SessionModels {
+  readonly countings: Countings;
+  /** Called when an append reports usage for the prompt of the last `context()`. */
+  compared(prompt: CountedPrompt, reportedInputTokens: number): void;
+}
 
 // Parsed on first use, not at import: a zod parse compiles the schema (milliseconds of cold start).
 let defaultSummarizerConfig: SummarizerStrategyConfig | undefined;
@@ -43,8 +60,14 @@ export type { MessageInput };
 export type AppendedMessages = StoredMessage[] & { readonly duplicate: boolean };
 
 export interface SessionAppendOptions {
-  /** Usage the provider reported for the LLM call that produced these messages. */
+  /**
+   * Usage the provider reported for the LLM call that produced these messages. `inputTokens`
+   * drives `input_tokens_threshold`, and is compared with the last `context()`'s count
+   * (`engine.tokenAccuracy()`, event `tokens:compared`).
+   */
   usage?: { inputTokens: number; outputTokens?: number };
+  /** The model that produced these messages and reads the next prompt: as `context({ model })`. */
+  model?: string;
   /** Makes a retried append add nothing. Default: a fresh key per call. */
   idempotencyKey?: string;
 }
@@ -68,7 +91,7 @@ export interface MemorySession {
    * stored (yet), e.g. the user's new question: they count against the budget and the newest
    * user message among them is what knowledge is searched for. Nothing is written.
    */
-  context(options?: ContextOptions): Promise<MemoryContext>;
+  context(options?: SessionContextOptions): Promise<MemoryContext>;
   /**
    * The active conversation: summaries, pinned system prompts and the turns they did not replace.
    * `last`: only the newest that many (a tail read: costs O(last), not O(session)).
@@ -111,6 +134,7 @@ export function createSession(
   ctx: EngineContext,
   state: SessionState,
   shortTerm: readonly ShortTermStrategy[],
+  models: SessionModels,
 ): MemorySession {
   const id = state.id;
   const collections = ctx.profile.longTerm.flatMap((e) =>
@@ -122,10 +146,19 @@ export function createSession(
   const { due, schedule } = createLongTermRuns(ctx, state, collections);
   const indexing = createTurnIndexing(ctx, state);
   const context = createContextAssembler(ctx, state, shortTerm);
+  /** Counts follow `model` from now on (loading its tokenizer first); undefined: no change. */
+  const useModel = async (model: unknown): Promise<void> => {
+    if (model === undefined) return;
+    const counting = models.countings.forModel(model, 'options.model');
+    await counting.counter.ready?.();
+    state.model = model as string;
+    state.useCounting(counting);
+  };
 
   return {
     id,
     async append(input, options = {}) {
+      await useModel(options.model);
       const list: unknown[] = Array.isArray(input) ? input : [input];
       const defaults = { newId: ctx.newId, now: ctx.now() };
       const counted = list.map((m, i) => countedFromInput(m, i, defaults, ctx.counter));
@@ -151,7 +184,15 @@ export function createSession(
       } else {
         await state.sync(ctx.store);
       }
-      if (options.usage !== undefined) state.lastInputTokens = options.usage.inputTokens;
+      if (options.usage !== undefined) {
+        const reported = options.usage.inputTokens;
+        state.lastInputTokens = reported;
+        const prompt = state.lastPrompt;
+        if (prompt !== undefined && Number.isSafeInteger(reported) && reported >= 0) {
+          state.lastPrompt = undefined;
+          models.compared(prompt, reported);
+        }
+      }
       // A user message finishes the interaction before it: it is indexed in the background
       // (it is the newest before this one, so the window shows it meanwhile).
       if (indexing.enabled && counted.some((m) => m.role === 'user')) indexing.queue();
@@ -164,7 +205,16 @@ export function createSession(
       return Object.assign(stored, { duplicate: false });
     },
 
-    context,
+    async context(options = {}) {
+      await useModel(options.model);
+      const built = await context(options);
+      state.lastPrompt = {
+        model: state.model,
+        encoding: ctx.counter.encoding,
+        tokens: built.tokenCount,
+      };
+      return built;
+    },
 
     async messages(options = {}) {
       const last = checkLast(options.last);

@@ -120,7 +120,8 @@ export function checkParts(parts: {
     refuse('knowledgeBase', knowledgeBaseProblem(parts.knowledgeBase));
   }
   if (parts.summarizer !== undefined) refuse('summarizer', summarizerProblem(parts.summarizer));
-  if (parts.tokenCounter !== undefined) {
+  // The engine also takes a function of the model id (checked on each counter it returns).
+  if (parts.tokenCounter !== undefined && typeof parts.tokenCounter !== 'function') {
     refuse('tokenCounter', tokenCounterProblem(parts.tokenCounter));
   }
 }

@@ -1,7 +1,15 @@
 import type { KnowledgeHit } from '../knowledge/knowledge-base-spec.ts';
 import { InteractionLog } from '../model/interaction-log.ts';
 import type { Store, StoredMessage } from '../store/store-spec.ts';
+import type { Counting } from './model-countings.ts';
 import { readTail } from './read-tail.ts';
+
+/** The prompt of a session's last `context()`, kept to compare with the provider's usage. */
+export interface CountedPrompt {
+  readonly model: string | undefined;
+  readonly encoding: string;
+  readonly tokens: number;
+}
 
 /**
  * The engine's cached view of one session: the active messages grouped by interaction, and the
@@ -25,6 +33,16 @@ export class SessionState {
   indexing: Promise<void> | undefined;
   /** `inputTokens` of the caller's last reported LLM call. */
   lastInputTokens: number | undefined;
+  /**
+   * How the cached messages are counted: the engine's default counting (the counts the store
+   * holds) until a call names a model counted otherwise; then they are recounted once
+   * (`useCounting`), and so is whatever is read from the store after.
+   */
+  counting: Counting;
+  /** The model the session's prompts are for: the last one a call named, else the engine's. */
+  model: string | undefined;
+  /** The last context's prompt, until an append reports the provider's usage for it. */
+  lastPrompt: CountedPrompt | undefined;
   /** Long-term runs in flight or queued for this session. */
   running: Promise<void> | undefined;
   rerun = false;
@@ -44,15 +62,39 @@ export class SessionState {
    */
   constructor(
     readonly id: string,
-    private readonly tailTokens?: number,
-  ) {}
+    private readonly tailTokens: number | undefined,
+    private readonly stored: Counting,
+    model: string | undefined,
+  ) {
+    this.counting = stored;
+    this.model = model;
+  }
+
+  /** Counts the cached messages with `counting` from now on, recounting them once if it changed. */
+  useCounting(counting: Counting): void {
+    if (counting === this.counting) return;
+    this.counting = counting;
+    if (!this.loaded) return;
+    const messages = [...this.log.system];
+    for (const interaction of this.log.interactions) messages.push(...interaction.messages);
+    messages.sort((a, b) => a.seq - b.seq);
+    this.log = new InteractionLog<StoredMessage>(this.fromStore(messages, true));
+    this.knowledge = undefined;
+  }
+
+  /** Messages as read from the store, recounted when this session counts otherwise. */
+  private fromStore(messages: StoredMessage[], always = false): StoredMessage[] {
+    if (!always && this.counting === this.stored) return messages;
+    const { counter } = this.counting;
+    return messages.map((m) => ({ ...m, tokenCount: counter.countMessage(m) }));
+  }
 
   /** Brings the cache up to date with the store. */
   async sync(store: Store): Promise<void> {
     if (!this.loaded) return this.load(store);
     const read = await store.read(this.id, { afterSeq: this.lastSeq });
     if (read.epoch !== this.epoch) return this.load(store);
-    this.apply(read.messages, read.version);
+    this.apply(this.fromStore(read.messages), read.version);
   }
 
   async load(store: Store): Promise<void> {
@@ -62,7 +104,7 @@ export class SessionState {
         ? await store.read(this.id)
         : await readTail(store, this.id, this.tailTokens);
     if (this.loaded && (read.epoch < this.epoch || read.version < this.version)) return;
-    this.log = new InteractionLog<StoredMessage>(read.messages);
+    this.log = new InteractionLog<StoredMessage>(this.fromStore(read.messages));
     this.lastSeq = read.messages.at(-1)?.seq ?? 0;
     this.version = read.version;
     this.epoch = read.epoch;
@@ -87,6 +129,7 @@ export class SessionState {
     this.epoch = 0;
     this.loaded = false;
     this.lastInputTokens = undefined;
+    this.lastPrompt = undefined;
     this.knowledge = undefined;
     this.indexedSeq = undefined;
   }
