@@ -3,44 +3,20 @@ import {
   createMemoryEngine,
   type MemoryEngine,
   MemValidationError,
-  type Message,
-  messageText,
 } from '@mem/core';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { memoryMiddleware } from '../index.ts';
+import { describeOverlappingCalls } from './middleware-spec-overlap.ts';
 import {
   textResult,
   textStreamParts,
   toolCallResult,
   toolCallStreamParts,
 } from './model-results.ts';
+import { line, type MockModel, type Prompt, type SdkUnderTest } from './sdk-under-test.ts';
 
-/* The parts of an `ai` major the specification drives; each test file passes its own `ai`. */
-type Prompt = Array<{ role: string; content: unknown }>;
-interface MockModel {
-  doGenerateCalls: Array<{ prompt: Prompt }>;
-  doStreamCalls: Array<{ prompt: Prompt }>;
-}
-export interface SdkUnderTest {
-  generateText(options: object): PromiseLike<{ text: string }>;
-  streamText(options: object): {
-    text: PromiseLike<string>;
-    consumeStream(options?: { onError?: (error: unknown) => void }): PromiseLike<void>;
-  };
-  wrapLanguageModel(options: { model: never; middleware: never }): unknown;
-  stepCountIs(n: number): unknown;
-  tool(definition: object): unknown;
-  simulateReadableStream(options: { chunks: unknown[] }): ReadableStream<unknown>;
-  MockLanguageModel: new (options: { doGenerate?: unknown; doStream?: unknown }) => MockModel;
-}
-
-/** One line per stored message: role, text, tool calls or the call a result answers. */
-export function line(m: Message): string {
-  const calls = (m.toolCalls ?? []).map((c) => `${c.name}#${c.id} ${c.arguments}`);
-  if (m.role === 'tool') return `tool#${m.toolCallId}: ${messageText(m)}`;
-  return `${m.role}: ${messageText(m)}${calls.length > 0 ? ` -> ${calls.join(', ')}` : ''}`;
-}
+export { line, type SdkUnderTest } from './sdk-under-test.ts';
 
 const promptText = (prompt: Prompt) => JSON.stringify(prompt);
 
@@ -463,4 +439,6 @@ export function describeMemoryMiddleware(name: string, sdk: SdkUnderTest): void 
       expect(model.doGenerateCalls).toHaveLength(0);
     });
   });
+
+  describeOverlappingCalls(name, sdk);
 }
