@@ -12,7 +12,9 @@ const MAX_PAGE = 4096;
 /**
  * Reads only what a token window can use: pages from the end until the complete interactions
  * read hold more than `tokens` tokens, plus the system messages among the `HEAD` messages before
- * them (system prompts and summaries sit at the front). Costs O(window), not O(history).
+ * them (system prompts and summaries sit at the front). Costs O(window), not O(history). A tail
+ * that reaches the conversation's start keeps its opening interaction (assistant messages before
+ * the first user message); one that starts inside an interaction drops that fragment.
  *
  * The first page is sized from the budget (`tokens` / a low guess of tokens per message, plus
  * slack); each next one from the tokens per message seen so far, at least twice the last page
@@ -46,9 +48,20 @@ export async function readTail(
     const head = await store.read(sessionId, { beforeSeq: messages[0]!.seq, limit: HEAD });
     if (head.epoch !== last.epoch) return store.read(sessionId);
     const system = head.messages.filter((m) => m.role === 'system');
-    messages = system.concat(messages);
+    // Unless nothing but system prompts precedes it, the tail starts inside an interaction whose
+    // user message was not read: that fragment is no interaction a window could show (taken for
+    // the conversation's opening, it would be shown without its question).
+    const atStart = head.messages.length === system.length && head.messages.length < HEAD;
+    messages = system.concat(atStart ? messages : withoutFragment(messages));
   }
   return { version: last.version, epoch: last.epoch, messages };
+}
+
+/** `messages` from the first user message on, system messages kept. */
+function withoutFragment(messages: readonly StoredMessage[]): StoredMessage[] {
+  const first = messages.findIndex((m) => m.role === 'user');
+  if (first < 0) return messages.filter((m) => m.role === 'system');
+  return messages.filter((m, i) => i >= first || m.role === 'system');
 }
 
 /** Messages likely to hold `missing` more tokens, from the mean size of those read (+ 25 %). */

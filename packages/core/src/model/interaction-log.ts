@@ -5,8 +5,21 @@ import type { CountedMessage } from './message.ts';
 export interface ConversationView {
   /** System messages (summaries included), in order. Always kept. */
   readonly system: readonly CountedMessage[];
-  /** Human turns, oldest first. */
+  /**
+   * Interactions, oldest first: the opening interaction first when the conversation starts with
+   * assistant messages (see `isOpening`), then the human turns.
+   */
   readonly interactions: readonly Interaction[];
+}
+
+/**
+ * True for a conversation's opening interaction: the messages before its first user message (an
+ * assistant greeting or outreach, with its tool calls and results). Only the first interaction
+ * of a conversation can be one; it is kept or dropped as a whole like any other.
+ */
+export function isOpening(interaction: Interaction): boolean {
+  const first = interaction.messages[0];
+  return first !== undefined && first.role !== 'user';
 }
 
 /** An interaction that may still grow (the newest one). */
@@ -34,13 +47,12 @@ export class OpenInteraction<M extends CountedMessage = CountedMessage> implemen
  * Groups messages into interactions incrementally: appending a message costs O(1) and touches
  * only the newest interaction, so keeping the view current never re-reads history.
  *
- * Non-system messages before the first user message (an assistant greeting, say) belong to no
- * interaction; they are kept in `preamble` and never put in a prompt, which must start with a
- * user message.
+ * Non-system messages before the first user message (an assistant greeting, say) form the
+ * opening interaction, `interactions[0]`: part of the conversation like any other turn. The
+ * messages given must start at the conversation's beginning (or at a user message).
  */
 export class InteractionLog<M extends CountedMessage = CountedMessage> implements ConversationView {
   readonly system: M[] = [];
-  readonly preamble: M[] = [];
   readonly interactions: OpenInteraction<M>[] = [];
 
   constructor(
@@ -50,17 +62,25 @@ export class InteractionLog<M extends CountedMessage = CountedMessage> implement
     for (const message of messages) this.append(message);
   }
 
+  /**
+   * @deprecated Always empty: messages before the first user message are the opening
+   *   interaction, `interactions[0]`.
+   */
+  get preamble(): readonly M[] {
+    return [];
+  }
+
   append(message: M): void {
     if (message.role === 'system') {
       this.system.push(message);
       return;
     }
-    if (message.role === 'user') {
-      this.interactions.push(new OpenInteraction<M>(this.firstIndex + this.interactions.length));
+    let open = this.interactions.at(-1);
+    if (message.role === 'user' || open === undefined) {
+      open = new OpenInteraction<M>(this.firstIndex + this.interactions.length);
+      this.interactions.push(open);
     }
-    const open = this.interactions.at(-1);
-    if (open === undefined) this.preamble.push(message);
-    else open.push(message);
+    open.push(message);
   }
 
   appendAll(messages: Iterable<M>): void {
@@ -68,7 +88,7 @@ export class InteractionLog<M extends CountedMessage = CountedMessage> implement
   }
 
   get messageCount(): number {
-    let n = this.system.length + this.preamble.length;
+    let n = this.system.length;
     for (const interaction of this.interactions) n += interaction.messages.length;
     return n;
   }

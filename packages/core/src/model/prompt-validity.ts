@@ -2,23 +2,42 @@ import type { Interaction } from './interaction.ts';
 import type { CountedMessage, Message } from './message.ts';
 
 /**
- * Lists why `messages` would be rejected as a prompt (empty when valid): every tool result has
- * its call earlier in the prompt, every call has its result, and the first message after the
- * system messages is a user message.
+ * Lists why `messages` would be rejected as a prompt (empty when valid). The invariant:
+ * - every tool result has its call earlier in the prompt, and every call has its result;
+ * - the first message after the system messages is a user message, or the conversation's
+ *   opening (the assistant messages before its first user message, with their tool results)
+ *   when the window kept it. An opening is shown only at the start, never in the middle.
+ *
+ * Given `conversation` (the messages the prompt was chosen from), every message before the
+ * prompt's first user message must belong to that conversation's opening: a turn whose user
+ * message was dropped is a problem. Without it, such messages must start with an assistant one.
  */
-export function promptProblems(messages: readonly Message[]): string[] {
+export function promptProblems(
+  messages: readonly Message[],
+  conversation?: readonly Message[],
+): string[] {
   const problems: string[] = [];
   const pending = new Map<string, number>();
   const answered = new Set<string>();
   let i = 0;
   while (i < messages.length && messages[i]?.role === 'system') i++;
   const first = messages[i];
-  if (first !== undefined && first.role !== 'user') {
-    problems.push(`messages[${i}] is a ${first.role} message; the first after system must be user`);
+  if (first !== undefined && first.role !== 'user' && first.role !== 'assistant') {
+    problems.push(
+      `messages[${i}] is a ${first.role} message; the first after system must be a user message or the conversation's opening assistant message`,
+    );
   }
+  const opening = conversation === undefined ? undefined : openingIds(conversation);
+  let seenUser = false;
   for (; i < messages.length; i++) {
     const m = messages[i]!;
     if (m.role === 'system') continue;
+    if (m.role === 'user') seenUser = true;
+    else if (!seenUser && opening !== undefined && !opening.has(m.id)) {
+      problems.push(
+        `messages[${i}] (${m.role}) comes before the first user message but is not part of the conversation's opening`,
+      );
+    }
     if (m.role === 'assistant' && m.toolCalls) {
       for (const call of m.toolCalls) pending.set(call.id, i);
     }
@@ -38,15 +57,29 @@ export function promptProblems(messages: readonly Message[]): string[] {
   return problems;
 }
 
-/** True when `promptProblems(messages)` is empty. */
-export function isValidPrompt(messages: readonly Message[]): boolean {
-  return promptProblems(messages).length === 0;
+/** Ids of a conversation's opening: its non-system messages before the first user message. */
+function openingIds(conversation: readonly Message[]): Set<string> {
+  const ids = new Set<string>();
+  for (const m of conversation) {
+    if (m.role === 'user') break;
+    if (m.role !== 'system') ids.add(m.id);
+  }
+  return ids;
+}
+
+/** True when `promptProblems(messages, conversation)` is empty. */
+export function isValidPrompt(
+  messages: readonly Message[],
+  conversation?: readonly Message[],
+): boolean {
+  return promptProblems(messages, conversation).length === 0;
 }
 
 /**
  * Makes one interaction safe to send: drops tool results whose call is not earlier in the
  * turn (and repeats), strips calls that got no result, and drops assistant messages left with
- * neither text nor calls. Returns the interaction itself when nothing had to change.
+ * neither text nor calls (an opening interaction is sanitized the same way). Returns the
+ * interaction itself when nothing had to change.
  * `recount` prices a message whose tool calls were stripped.
  */
 export function sanitizeInteraction(
@@ -68,7 +101,7 @@ export function sanitizeInteraction(
   if (!dirty) {
     for (const id of called) if (!answered.has(id)) dirty = true;
   }
-  if (!dirty && messages[0]?.role === 'user') return interaction;
+  if (!dirty) return interaction;
 
   const kept: CountedMessage[] = [];
   const seen = new Set<string>();

@@ -340,7 +340,9 @@ describe('MemoryManager events', () => {
     await memory.addToolResult('s', 'read_file', 'orphan');
     await memory.addAssistantMessage('s', 'done');
     const context = await memory.getContextForLLM('s');
-    expect(context).toBe('=== Recent Conversation ===\nUser: go\nAssistant: done');
+    expect(context).toBe(
+      '=== Recent Conversation ===\nAssistant: greeting before any user message\nUser: go\nAssistant: done',
+    );
     const stored = await memory.store.read('s');
     expect(isValidPrompt(stored.messages)).toBe(false); // history keeps everything; the prompt does not
   });

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Interaction } from '../../model/interaction.ts';
-import { InteractionLog } from '../../model/interaction-log.ts';
+import { InteractionLog, isOpening } from '../../model/interaction-log.ts';
 import type { CountedMessage, Message } from '../../model/message.ts';
 import { promptProblems, sanitizeInteraction } from '../../model/prompt-validity.ts';
 import { createTokenCounter, withTokenCount } from '../../tokens/token-counter.ts';
@@ -39,19 +39,24 @@ const turn = fc.record({
   steps: fc.array(step, { maxLength: 4 }),
   system: fc.option(text, { nil: undefined, freq: 10 }),
 });
-const conversation = fc.array(turn, { minLength: 0, maxLength: 30 });
+/** Turns, after an opening (assistant steps before the first user message) one time in three. */
+const conversation = fc.record({
+  opening: fc.oneof(
+    { weight: 2, arbitrary: fc.constant([]) },
+    { weight: 1, arbitrary: fc.array(step, { minLength: 1, maxLength: 3 }) },
+  ),
+  turns: fc.array(turn, { minLength: 0, maxLength: 30 }),
+});
 
-type Turn = typeof turn extends fc.Arbitrary<infer T> ? T : never;
+type Conversation = typeof conversation extends fc.Arbitrary<infer T> ? T : never;
+type Step = Conversation['opening'][number];
 
-function build(turns: Turn[]): CountedMessage[] {
+function build({ opening, turns }: Conversation): CountedMessage[] {
   const out: Message[] = [];
   let id = 0;
   const at = () => ({ id: `m${++id}`, createdAt: id });
-  for (const t of turns) {
-    if (t.system !== undefined)
-      out.push({ ...at(), role: 'system', content: t.system.slice(0, 20) });
-    out.push({ ...at(), role: 'user', content: t.user });
-    for (const s of t.steps) {
+  const pushSteps = (steps: readonly Step[]) => {
+    for (const s of steps) {
       if (s.kind === 'text') out.push({ ...at(), role: 'assistant', content: s.t });
       else if (s.kind === 'orphan')
         out.push({ ...at(), role: 'tool', toolCallId: `ghost${id}`, toolName: 'x', content: s.t });
@@ -75,6 +80,13 @@ function build(turns: Turn[]): CountedMessage[] {
         });
       }
     }
+  };
+  pushSteps(opening);
+  for (const t of turns) {
+    if (t.system !== undefined)
+      out.push({ ...at(), role: 'system', content: t.system.slice(0, 20) });
+    out.push({ ...at(), role: 'user', content: t.user });
+    pushSteps(t.steps);
   }
   return out.map((m) => withTokenCount(m, counter));
 }
@@ -89,9 +101,11 @@ const budgets = fc.oneof(
 describe('max_tokens window (property-based)', () => {
   it('never exceeds the budget, never splits an interaction, always a valid prompt', () => {
     fc.assert(
-      fc.property(conversation, budgets, fc.boolean(), (turns, budget, filtered) => {
-        const messages = build(turns);
+      fc.property(conversation, budgets, fc.boolean(), (conv, budget, filtered) => {
+        const messages = build(conv);
         const log = new InteractionLog(messages);
+        // One interaction per human turn, plus the opening when the conversation has one.
+        expect(log.interactions.length).toBe(conv.turns.length + (conv.opening.length > 0 ? 1 : 0));
         const strategy = createMaxTokensStrategy({
           maxTokens: budget,
           counter,
@@ -100,8 +114,10 @@ describe('max_tokens window (property-based)', () => {
         const selection = strategy.select(log);
         const sent = selectionMessages(selection);
 
-        // Valid prompt: calls and results paired, first non-system message is a user message.
-        expect(promptProblems(sent)).toEqual([]);
+        // Valid prompt: calls and results paired, first non-system message is a user message
+        // or the conversation's opening (and an opening nowhere else).
+        expect(promptProblems(sent, messages)).toEqual([]);
+        expect(selection.interactions.slice(1).some(isOpening)).toBe(false);
         if (filtered)
           expect(sent.some((m) => m.role === 'tool' || (m.toolCalls?.length ?? 0) > 0)).toBe(false);
 
@@ -142,8 +158,8 @@ describe('max_tokens window (property-based)', () => {
 
   it('selects the same window incrementally as from scratch', () => {
     fc.assert(
-      fc.property(conversation, fc.integer({ min: 0, max: 3000 }), (turns, budget) => {
-        const messages = build(turns);
+      fc.property(conversation, fc.integer({ min: 0, max: 3000 }), (conv, budget) => {
+        const messages = build(conv);
         const strategy = createMaxTokensStrategy({ maxTokens: budget, counter });
         const live = new InteractionLog();
         for (const m of messages) {
@@ -168,7 +184,8 @@ function fullyShown(
   const kept = filter
     ? source.messages.filter((m) => filter(m, source, isCurrent))
     : source.messages;
-  if (kept[0]?.role !== 'user') return { ...source, messages: [], tokenCount: 0 };
+  if (!isOpening(source) && kept[0]?.role !== 'user')
+    return { ...source, messages: [], tokenCount: 0 };
   const tokenCount = kept.reduce((s, m) => s + m.tokenCount, 0);
   return sanitizeInteraction({ ...source, messages: kept, tokenCount }, (m) =>
     counter.countMessage(m),

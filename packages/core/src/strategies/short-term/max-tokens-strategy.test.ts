@@ -113,16 +113,6 @@ describe('max_tokens strategy', () => {
     expect(pending.toolCalls).toHaveLength(1); // the stored message is untouched
   });
 
-  it('never puts a preamble (assistant before the first user message) in the prompt', () => {
-    const hello = assistant('Hi! How can I help?');
-    const log = new InteractionLog([hello, ...turns(1)]);
-    expect(log.preamble).toEqual([hello]);
-    const sent = selectionMessages(
-      createMaxTokensStrategy({ maxTokens: 10_000, counter }).select(log),
-    );
-    expect(sent[0]!.role).toBe('user');
-  });
-
   it('seed example: conditions ["message.role != \'tool\'"] hide tool traffic and keep the prompt valid', () => {
     const profile = parseProfile({
       short_term_memory_strategy: [

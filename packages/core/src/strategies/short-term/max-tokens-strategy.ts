@@ -1,5 +1,5 @@
 import type { Interaction } from '../../model/interaction.ts';
-import type { ConversationView } from '../../model/interaction-log.ts';
+import { type ConversationView, isOpening } from '../../model/interaction-log.ts';
 import type { CountedMessage, Message } from '../../model/message.ts';
 import { rebuild, sanitizeInteraction } from '../../model/prompt-validity.ts';
 import type { TokenCounter } from '../../tokens/token-counter.ts';
@@ -41,6 +41,10 @@ interface Shown {
  * newest complete steps (an assistant message with all its tool results, or a plain assistant
  * message) that still fit, and `truncated` is set. If even the user message does not fit, no
  * interaction is kept. System messages are always kept, even past the budget.
+ *
+ * A conversation's opening interaction (assistant messages before the first user message: a
+ * greeting, an outreach) is an interaction like the others: kept whole when it fits after every
+ * newer one was kept, else dropped whole (never cut, even when it is the newest).
  */
 export function createMaxTokensStrategy(options: MaxTokensStrategyOptions): ShortTermStrategy {
   const { maxTokens, filter, counter } = options;
@@ -54,7 +58,8 @@ export function createMaxTokensStrategy(options: MaxTokensStrategyOptions): Shor
     let interaction = source;
     if (filter !== undefined) {
       const kept = source.messages.filter((m) => filter(m, source, isCurrent));
-      if (kept[0]?.role !== 'user') interaction = rebuild(source, []);
+      // A turn whose user message is not shown is not shown at all; an opening has none.
+      if (!isOpening(source) && kept[0]?.role !== 'user') interaction = rebuild(source, []);
       else if (kept.length !== source.messages.length) interaction = rebuild(source, kept);
     }
     if (interaction.messages.length > 0) interaction = sanitizeInteraction(interaction, recount);
@@ -96,8 +101,12 @@ export function createMaxTokensStrategy(options: MaxTokensStrategyOptions): Shor
   };
 }
 
-/** The user message plus the newest whole steps of `interaction` that fit in `room` tokens. */
+/**
+ * The user message plus the newest whole steps of `interaction` that fit in `room` tokens
+ * (undefined for an opening interaction, which is never cut).
+ */
 function fitNewest(interaction: Interaction, room: number): Interaction | undefined {
+  if (isOpening(interaction)) return undefined;
   const [user, ...rest] = interaction.messages;
   if (user === undefined || user.tokenCount > room) return undefined;
   let left = room - user.tokenCount;
