@@ -1,6 +1,7 @@
 import type { BaseMessage } from '@langchain/core/messages';
 import type { RunnableConfig } from '@langchain/core/runnables';
 import { type MemoryEngine, type MemorySession, MemValidationError } from '@mem/core';
+import { type CreateAgentRefusal, createAgentRefusal } from './agent/create-agent-refusal.ts';
 import { fromLangChainMessage } from './convert/from-langchain.ts';
 import { langChainExtras } from './convert/langchain-extras.ts';
 import { toLangChainMessages } from './convert/to-langchain.ts';
@@ -28,10 +29,16 @@ type State = { messages: BaseMessage[] };
  * A later run of the same thread (even in another process, without a LangGraph checkpointer)
  * only passes its new messages: the earlier turns come from mem. Every state message needs an id
  * (LangGraph's messages reducer gives one to each).
+ *
+ * Not for LangChain v1's `createAgent`, which never calls these hooks: use `memMiddleware` there.
+ * Spread into `createAgent`'s options, the hooks do not type-check, and at run time the agent
+ * throws a `MemError` (code `MEM_CONFIG`) at its first step, before the model is called.
  */
 export function memSessionHooks(options: MemSessionHooksOptions): {
   preModelHook: (state: State, config?: RunnableConfig) => Promise<MemWindowUpdate>;
   postModelHook: (state: State, config?: RunnableConfig) => Promise<Record<string, never>>;
+  /** Makes `createAgent` refuse the hooks (`createReactAgent` ignores it). */
+  middleware: CreateAgentRefusal;
 } {
   if (typeof options?.engine?.session !== 'function') {
     throw new MemValidationError(
@@ -79,6 +86,7 @@ export function memSessionHooks(options: MemSessionHooksOptions): {
       await sync(state, config);
       return {};
     },
+    middleware: createAgentRefusal(),
   };
 }
 

@@ -1,0 +1,40 @@
+import type { AIMessage, BaseMessage, SystemMessage } from '@langchain/core/messages';
+
+/**
+ * The parts of LangChain v1's agent middleware (`createAgent({ middleware })` from `langchain`)
+ * mem uses, typed by shape: `@mem/langchain` needs no `langchain` import, so users of
+ * `createReactAgent` do not install it. Checked against the real `createAgent` by the tests.
+ */
+
+/** What a hook reads of the agent's runtime: the run's `configurable` (its `thread_id`). */
+export interface AgentRuntimeLike {
+  readonly configurable?: { thread_id?: string; [key: string]: unknown } | undefined;
+  readonly context?: unknown;
+}
+
+/** The agent's state as a hook sees it. */
+export interface AgentStateLike {
+  messages: BaseMessage[];
+}
+
+/** A model call as `wrapModelCall` sees it (the agent's system prompt apart from the messages). */
+export interface ModelRequestLike {
+  messages: BaseMessage[];
+  systemMessage: SystemMessage;
+  state: AgentStateLike;
+  runtime: AgentRuntimeLike;
+}
+
+/** An agent middleware (a value `createMiddleware` would return) with the hooks mem uses. */
+export interface MemAgentMiddleware {
+  readonly name: string;
+  readonly beforeAgent: (state: AgentStateLike, runtime: AgentRuntimeLike) => Promise<undefined>;
+  readonly wrapModelCall: <R extends ModelRequestLike>(
+    request: R,
+    handler: (request: R) => AIMessage | Promise<AIMessage>,
+  ) => Promise<AIMessage>;
+  readonly afterAgent: (state: AgentStateLike, runtime: AgentRuntimeLike) => Promise<undefined>;
+}
+
+/** `createMiddleware`'s brand (`Symbol.for`, so no import of `langchain` is needed to set it). */
+export const AGENT_MIDDLEWARE_BRAND: unique symbol = Symbol.for('AgentMiddleware') as never;
