@@ -35,8 +35,11 @@ export type {
   MemorySession,
   MessageInput,
   SessionAppendOptions,
+  SessionContextOptions,
   SummarizeNowOptions,
 } from './engine/memory-session.ts';
+export type { TokenCounterForModel } from './engine/model-countings.ts';
+export type { TokenAccuracy } from './engine/token-accuracy.ts';
 export type { ConfigIssue, ConflictCounter } from './errors/errors.ts';
 export {
   MemConditionError,
@@ -175,5 +178,7 @@ export type {
   SummarizeUsage,
 } from './summarize/summarizer.ts';
 export { SUMMARIZER_SPECIFICATION_VERSION } from './summarize/summarizer.ts';
+export type { ModelCounting } from './tokens/model-counting.ts';
+export { modelCounting } from './tokens/model-counting.ts';
 export type { TokenCounter, TokenCounterOptions, TokenEncoding } from './tokens/token-counter.ts';
 export { createTokenCounter } from './tokens/token-counter.ts';
