@@ -7,6 +7,7 @@ import {
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { memoryMiddleware } from '../index.ts';
+import { describeChangedHistory } from './middleware-spec-history.ts';
 import { describeOverlappingCalls } from './middleware-spec-overlap.ts';
 import {
   textResult,
@@ -441,4 +442,5 @@ export function describeMemoryMiddleware(name: string, sdk: SdkUnderTest): void 
   });
 
   describeOverlappingCalls(name, sdk);
+  describeChangedHistory(name, sdk);
 }
