@@ -127,6 +127,7 @@ export { fromOpenAIMessages, toOpenAIMessages } from './model/convert/openai.ts'
 export type {
   OpenAIAssistantMessage,
   OpenAIChatMessage,
+  OpenAIChatMessageInput,
   OpenAIDeveloperMessage,
   OpenAISystemMessage,
   OpenAIToolMessage,

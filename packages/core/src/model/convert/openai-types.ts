@@ -1,7 +1,9 @@
 /*
  * Structural copies of the OpenAI Chat Completions request message types (`openai` v6,
- * `ChatCompletionMessageParam`), so core needs no dependency on the SDK. `openai.test.ts`
- * checks they stay assignable both ways.
+ * `ChatCompletionMessageParam`), so core needs no dependency on the SDK. What mem writes
+ * (`OpenAIChatMessage`) is a request message of `openai` 6 and 7; what it reads
+ * (`OpenAIChatMessageInput`) also takes what only 7 has. `sdk-compat.test.ts` checks both
+ * majors.
  */
 
 export interface OpenAITextPart {
@@ -91,7 +93,32 @@ export interface OpenAIFunctionMessage {
   name: string;
 }
 
-/** One message of a Chat Completions request (`ChatCompletionMessageParam`). */
+/**
+ * An image part as `fromOpenAIMessages` reads it: `detail` may be any value a newer SDK has
+ * (`openai` 7 adds `'original'`); one mem has no slot for is kept verbatim and written back.
+ */
+export interface OpenAIImagePartInput {
+  type: 'image_url';
+  image_url: { url: string; detail?: 'auto' | 'low' | 'high' | 'original' | (string & {}) };
+}
+
+/** A user message as `fromOpenAIMessages` reads it. */
+export interface OpenAIUserMessageInput extends Omit<OpenAIUserMessage, 'content'> {
+  content: string | (OpenAIUserContentPart | OpenAIImagePartInput)[];
+}
+
+/**
+ * What `fromOpenAIMessages` reads: a request message of `openai` 6 or 7
+ * (`ChatCompletionMessageParam`) or a response's message (`ChatCompletionMessage`).
+ */
+export type OpenAIChatMessageInput =
+  | Exclude<OpenAIChatMessage, OpenAIUserMessage>
+  | OpenAIUserMessageInput;
+
+/**
+ * One message of a Chat Completions request (`ChatCompletionMessageParam`), as
+ * `toOpenAIMessages` writes it: accepted by `openai` 6 and 7.
+ */
 export type OpenAIChatMessage =
   | OpenAISystemMessage
   | OpenAIDeveloperMessage

@@ -5,7 +5,7 @@ import { checkMemMessage, guarded, memMessages } from './guard-input.ts';
 import { OPENAI_META as META } from './openai-meta.ts';
 import { readMessage } from './openai-read.ts';
 import { requestFields, requestResidue } from './openai-response-fields.ts';
-import type { OpenAIChatMessage } from './openai-types.ts';
+import type { OpenAIChatMessage, OpenAIChatMessageInput } from './openai-types.ts';
 import { messageToOpenAI } from './openai-write.ts';
 import { applyResidue, fieldResidue, isRecord } from './wire-fields.ts';
 
@@ -24,7 +24,7 @@ const toFail = memInputFail('openai');
  * `refusal`/`audio`/`function_call` set to `null`, and a response's audio beyond its `id`.
  */
 export function fromOpenAIMessages(
-  messages: readonly OpenAIChatMessage[],
+  messages: readonly OpenAIChatMessageInput[],
   options?: FromWireOptions,
 ): Message[] {
   if (!Array.isArray(messages)) {
