@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { memoryMiddleware } from '../index.ts';
 import { describeChangedHistory } from './middleware-spec-history.ts';
 import { describeOverlappingCalls } from './middleware-spec-overlap.ts';
+import { describeStreamEndings } from './middleware-spec-streams.ts';
 import {
   textResult,
   textStreamParts,
@@ -443,4 +444,5 @@ export function describeMemoryMiddleware(name: string, sdk: SdkUnderTest): void 
 
   describeOverlappingCalls(name, sdk);
   describeChangedHistory(name, sdk);
+  describeStreamEndings(name, sdk);
 }
