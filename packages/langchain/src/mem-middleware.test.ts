@@ -50,7 +50,7 @@ describe('memMiddleware on createAgent', () => {
     second.close();
   });
 
-  it('stores a tool loop once: the call, its result and the answer, with the usage reported', async () => {
+  it('stores a tool loop once: the call, its result and the answer', async () => {
     const run = openAgent(dbFile(), window(2000));
     const out = await run.ask('Weather in Lisbon?', 'tools');
     expect(out.messages.map((m) => m.type)).toEqual(['human', 'ai', 'tool', 'ai']);
@@ -58,7 +58,7 @@ describe('memMiddleware on createAgent', () => {
     expect(run.model.inputs[1]?.map((m) => m.type)).toEqual(['human', 'ai', 'tool']);
     await run.ask('Thanks!', 'tools');
     expect(run.model.inputs[2]?.map((m) => m.type)).toEqual(['human', 'ai', 'tool', 'ai', 'human']);
-    expect((run.model.inputs[2]?.[2] as ToolMessage).tool_call_id).toBe('call_1');
+    expect((run.model.inputs[2]?.[2] as ToolMessage | undefined)?.tool_call_id).toBe('call_1');
     const history = await run.history('tools');
     expect(history.map((m) => m.role)).toEqual([
       'user',
@@ -70,6 +70,22 @@ describe('memMiddleware on createAgent', () => {
     ]);
     expect(history[1]?.toolCalls?.map((c) => c.id)).toEqual(['call_1']);
     expect(history[2]?.toolCallId).toBe('call_1');
+    run.close();
+  });
+
+  it("reports the model's usage to mem: the provider's input tokens fire input_tokens_threshold", async () => {
+    const run = openAgent(dbFile(), {
+      ...window(2000),
+      long_term_memory_strategy: [
+        { long_term_memory_id: 'summarizer', input_tokens_threshold: 2500, interaction_keep: 1 },
+      ],
+    });
+    await run.ask('Hello there.', 'usage');
+    await run.engine.session('usage').idle();
+    expect(await run.engine.session('usage').summaries()).toEqual([]); // 1,000 reported tokens
+    await run.ask('How are you?', 'usage'); // the call sends 3 messages: 3,000 reported tokens
+    await run.engine.session('usage').idle();
+    expect(await run.engine.session('usage').summaries()).toHaveLength(1);
     run.close();
   });
 

@@ -1,5 +1,5 @@
 import type { BaseMessage } from '@langchain/core/messages';
-import { isSummaryMessage, type MemorySession, MemValidationError, type Message } from '@mem/core';
+import { type MemorySession, MemValidationError, type Message } from '@mem/core';
 import { fromLangChainMessage } from '../convert/from-langchain.ts';
 import { langChainExtras } from '../convert/langchain-extras.ts';
 
@@ -50,11 +50,11 @@ export async function sortRunStart(
   }
   if (turns.length === 0) return { known, newSystem };
 
-  const tail = await storedTail(session, turns.length);
-  let stored = tail.messages.map(keyOf);
+  let stored = (await storedTail(session, turns.length)).map(keyOf);
   let k = repeatedPrefix(turns, stored);
-  if (k === 0 && turns.length > 1 && tail.summarized) {
-    // A summary replaced older turns: a re-sent thread may start among its originals.
+  if (k === 0 && turns.length > 1 && stored.length > 0) {
+    // Several messages that do not continue the newest stored ones: a thread re-sent from
+    // further back (a summary replaced its start, or it edits or drops a stored message).
     stored = (await session.history()).filter((m) => m.role !== 'system').map(keyOf);
     k = repeatedPrefix(turns, stored);
   }
@@ -153,17 +153,12 @@ function firstDifference(turns: readonly Turn[], from: number, stored: readonly 
 
 /**
  * The newest `count` active messages other than system ones (fewer when the session holds
- * fewer); `summarized` when the read reached a summary. A tail read, not the whole session.
+ * fewer). A tail read, not the whole session.
  */
-async function storedTail(
-  session: MemorySession,
-  count: number,
-): Promise<{ messages: Message[]; summarized: boolean }> {
+async function storedTail(session: MemorySession, count: number): Promise<Message[]> {
   for (let last = count; ; last *= 2) {
     const read = await session.messages({ last });
     const messages = read.filter((m) => m.role !== 'system');
-    if (read.length < last || messages.length >= count) {
-      return { messages, summarized: read.some(isSummaryMessage) };
-    }
+    if (read.length < last || messages.length >= count) return messages;
   }
 }
