@@ -6,8 +6,8 @@ import { MemorySaver } from '@langchain/langgraph';
 import { createMemoryEngine, MemValidationError, messageText } from '@mem/core';
 import { createAgent } from 'langchain';
 import { afterAll, describe, expect, it } from 'vitest';
-import { AnsweringChatModel } from './__fixtures__/answering-chat-model.ts';
 import { getWeather, openAgent } from './__fixtures__/agent-run.ts';
+import { AnsweringChatModel } from './__fixtures__/answering-chat-model.ts';
 import { memMiddleware } from './mem-middleware.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'mem-langchain-resend-'));
@@ -22,8 +22,7 @@ function openChat() {
   const run = openAgent(join(dir, `chat-${files++}.db`), profile);
   const send = (messages: unknown[]) =>
     run.agent.invoke({ messages: messages as never }, { configurable: { thread_id: 'chat' } });
-  const texts = async () =>
-    (await run.history('chat')).map((m) => `${m.role}: ${messageText(m)}`);
+  const texts = async () => (await run.history('chat')).map((m) => `${m.role}: ${messageText(m)}`);
   return { ...run, send, texts };
 }
 
