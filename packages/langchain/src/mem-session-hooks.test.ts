@@ -9,9 +9,10 @@ import {
 } from '@langchain/core/messages';
 import { tool } from '@langchain/core/tools';
 import { createReactAgent } from '@langchain/langgraph/prebuilt';
-import { createMemoryEngine, MemValidationError, type Store } from '@mem/core';
+import { createMemoryEngine, MemError, MemValidationError, type Store } from '@mem/core';
 import { promptProblems } from '@mem/core/strategies';
 import { createSqliteStore } from '@mem/store-sqlite';
+import { createAgent } from 'langchain';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ScriptedChatModel } from './__fixtures__/scripted-chat-model.ts';
@@ -104,6 +105,24 @@ describe('memSessionHooks on createReactAgent', () => {
     expect(run.llm.inputs.at(-1)?.length).toBeLessThan(31);
     expect(await run.engine.session('budget').history()).toHaveLength(32);
     run.close();
+  });
+
+  it('refuses loudly inside createAgent: no type-check, and a MEM_CONFIG MemError naming memMiddleware before the model runs', async () => {
+    const engine = createMemoryEngine({ profile });
+    const llm = new ScriptedChatModel([new AIMessage('Hello!')]);
+    // createAgent (LangChain v1) never calls preModelHook/postModelHook: the spread must not compile.
+    // @ts-expect-error memSessionHooks are for createReactAgent; createAgent takes memMiddleware.
+    const agent = createAgent({ model: llm, tools: [getWeather], ...memSessionHooks({ engine }) });
+    const error = await agent
+      .invoke({ messages: [new HumanMessage('hi')] }, { configurable: { thread_id: 'v1' } })
+      .catch((e: unknown) => e);
+    expect(MemError.hasCode(error, 'MEM_CONFIG')).toBe(true);
+    expect((error as Error).message).toMatch(
+      /^\[mem\/langchain\] memSessionHooks were passed to createAgent/,
+    );
+    expect((error as Error).message).toContain('middleware: [memMiddleware({ engine })]');
+    expect(llm.inputs).toEqual([]); // refused before the model was called
+    expect(await engine.session('v1').history()).toEqual([]);
   });
 
   it('asks for a thread id or an engine with a MemValidationError', async () => {
