@@ -3,6 +3,7 @@ import type { AgentInputItem } from '@openai/agents';
 import { describe, expect, it } from 'vitest';
 import { AGENT_ITEM_KEY, itemToMessage, messageToItems } from './agent-items.ts';
 import { MemAgentsSession } from './mem-agents-session.ts';
+import { validateItems } from './validate-items.ts';
 
 const items = [
   { role: 'developer', content: 'Be brief.' },
@@ -32,7 +33,7 @@ const items = [
 
 describe('Agents SDK items as mem messages', () => {
   it('derive roles, text and tool fields, and keep the item verbatim', () => {
-    const messages = items.map(itemToMessage);
+    const messages = validateItems(items).map(itemToMessage);
     expect(messages.map((m) => [m.role, m.content, m.toolCalls, m.toolCallId])).toStrictEqual([
       ['system', 'Be brief.', undefined, undefined],
       ['user', 'Hi', undefined, undefined],

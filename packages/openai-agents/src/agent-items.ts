@@ -14,17 +14,20 @@ export const AGENT_ITEM_KEY = 'mem.openai-agents.item';
 
 type Item = Record<string, unknown>;
 
-/** The mem message that stands for one Agents SDK item. */
+/**
+ * The mem message that stands for one Agents SDK item, checked by `validateItems` (a plain
+ * JSON copy the message may keep).
+ */
 export function itemToMessage(item: AgentInputItem): MessageInput {
   const raw = item as unknown as Item;
-  const metadata = { [AGENT_ITEM_KEY]: structuredClone(raw) };
+  const metadata = { [AGENT_ITEM_KEY]: raw };
   const type = raw.type;
   if (type === 'function_call') {
     return {
       role: 'assistant',
       content: '',
       toolCalls: [
-        { id: String(raw.callId), name: String(raw.name), arguments: String(raw.arguments) },
+        { id: raw.callId as string, name: raw.name as string, arguments: raw.arguments as string },
       ],
       metadata,
     };
@@ -33,8 +36,8 @@ export function itemToMessage(item: AgentInputItem): MessageInput {
     return {
       role: 'tool',
       content: textOf(raw.output),
-      toolCallId: String(raw.callId),
-      toolName: String(raw.name),
+      toolCallId: raw.callId as string,
+      toolName: raw.name as string,
       ...(raw.status === 'incomplete' ? { isError: true } : {}),
       metadata,
     };

@@ -1,6 +1,7 @@
 import { type MemoryEngine, type MemorySession, MemValidationError } from '@mem/core';
 import type { AgentInputItem, Session } from '@openai/agents';
 import { itemToMessage, messageToItems } from './agent-items.ts';
+import { validateItems } from './validate-items.ts';
 
 export interface MemAgentsSessionOptions {
   /**
@@ -63,14 +64,10 @@ export class MemAgentsSession implements Session {
   }
 
   async addItems(items: AgentInputItem[]): Promise<void> {
-    if (!Array.isArray(items)) {
-      throw new MemValidationError(
-        'items',
-        '[mem/openai-agents] addItems(items): items must be an array of Agents SDK items.',
-      );
-    }
-    if (items.length === 0) return;
-    await this.#session.append(items.map(itemToMessage));
+    // Every item is checked before anything is stored: a bad one fails the whole batch.
+    const valid = validateItems(items);
+    if (valid.length === 0) return;
+    await this.#session.append(valid.map(itemToMessage));
   }
 
   async popItem(): Promise<AgentInputItem | undefined> {
