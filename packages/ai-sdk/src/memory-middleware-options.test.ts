@@ -36,8 +36,33 @@ describe('memoryMiddleware options', () => {
     expect(fieldOf(() => memoryMiddleware(undefined as never))).toMatch(/^options: /);
   });
 
+  it("refuses a changedHistory other than 'replace' or 'error', naming both", () => {
+    for (const changedHistory of ['append', '', 1, null]) {
+      expect(
+        fieldOf(() => memoryMiddleware({ engine, sessionId: 'a', changedHistory } as never)),
+      ).toMatch(
+        /^changedHistory: \[mem\/ai-sdk\] memoryMiddleware: changedHistory must be 'replace' .* or 'error'/,
+      );
+    }
+  });
+
+  it('refuses a streamIdleTimeoutMs that is not a whole number of milliseconds above 0', () => {
+    for (const streamIdleTimeoutMs of [0, -1, 1.5, Number.NaN, Infinity, '30000', null]) {
+      expect(
+        fieldOf(() => memoryMiddleware({ engine, sessionId: 'a', streamIdleTimeoutMs } as never)),
+      ).toMatch(/^streamIdleTimeoutMs: .*whole number of milliseconds above 0/);
+    }
+  });
+
   it('accepts a fixed id or a function', () => {
     expect(memoryMiddleware({ engine, sessionId: 'chat-1' }).specificationVersion).toBe('v3');
     expect(memoryMiddleware({ engine, sessionId: () => 'chat-1' }).specificationVersion).toBe('v3');
+    const all = {
+      engine,
+      sessionId: 'a',
+      changedHistory: 'error',
+      streamIdleTimeoutMs: 5,
+    } as const;
+    expect(memoryMiddleware(all).specificationVersion).toBe('v3');
   });
 });
