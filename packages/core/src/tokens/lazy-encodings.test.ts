@@ -1,6 +1,8 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import Tokenizer from 'ai-tokenizer';
+import * as claude from 'ai-tokenizer/encoding/claude';
 import * as cl100k from 'gpt-tokenizer/encoding/cl100k_base';
 import * as o200k from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
@@ -14,6 +16,7 @@ const probe = fileURLToPath(new URL('./__fixtures__/encoding-probe.ts', import.m
 interface ProbeResult {
   count?: number;
   parsed: string[];
+  aiTokenizer: string[];
   beforeReady?: { code: string; message: string } | string;
 }
 
@@ -36,6 +39,18 @@ describe('tokenizer encodings load on first use', () => {
     const result = await runProbe('import');
     expect(rankFiles(result)).toEqual([]);
     expect(encodingFiles(result)).toEqual([]);
+    expect(result.aiTokenizer).toEqual([]);
+  });
+
+  it('the Claude encoding loads on the first Claude count, and no OpenAI encoding with it', async () => {
+    const result = await runProbe('claude');
+    const raw = new Tokenizer(claude);
+    expect(result.count).toBe(Math.round(raw.encode(TEXT, 'all').length * 1.1));
+    expect(result.aiTokenizer.filter((f) => f.includes('encoding/claude')).length).toBeGreaterThan(
+      0,
+    );
+    expect(result.aiTokenizer.filter((f) => /o200k|cl100k|p50k/.test(f))).toEqual([]);
+    expect(rankFiles(result)).toEqual([]);
   });
 
   it('a synchronous count before ready() works on Node and loads only o200k_base', async () => {

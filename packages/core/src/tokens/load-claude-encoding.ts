@@ -20,19 +20,15 @@ export interface ClaudeEncoding {
 let loaded: ClaudeEncoding | undefined;
 let loading: Promise<ClaudeEncoding> | undefined;
 
-/** Every Claude special token starts with `<`: text without one needs no special-token scan. */
-const SPECIAL_START = '<';
-
 async function importClaude(): Promise<ClaudeEncoding> {
   const [{ Tokenizer }, data] = await Promise.all([
     import('ai-tokenizer'),
     import('ai-tokenizer/encoding/claude'),
   ]);
   const tokenizer = new Tokenizer(data);
-  // `encode(text, 'all')` skips the special-token scan; with no marker in the text it is plain
-  // text. `encode(text, [], [])` reads markers as plain text (the default throws on them).
-  const encode = (text: string): number[] =>
-    text.includes(SPECIAL_START) ? tokenizer.encode(text, [], []) : tokenizer.encode(text, 'all');
+  // With every special token allowed, encode() skips special-token parsing: markers such as
+  // `<EOT>` are plain text, as mem counts them (the default would throw on them).
+  const encode = (text: string): number[] => tokenizer.encode(text, 'all');
   return {
     count: (text) => encode(text).length,
     tokenLengths: (ascii) => encode(ascii).map((t) => tokenizer.decode([t]).length),
