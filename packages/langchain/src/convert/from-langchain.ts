@@ -1,5 +1,6 @@
 import type { BaseMessage } from '@langchain/core/messages';
 import { type FromWireOptions, MemValidationError, type Message, type ToolCall } from '@mem/core';
+import { checkLangChainFields } from './check-langchain-fields.ts';
 import { contentFromLangChain } from './content-blocks.ts';
 import { isJsonValue, LANGCHAIN_METADATA_KEY, type LangChainExtras } from './langchain-extras.ts';
 import { isEmpty, sameValue } from './same-value.ts';
@@ -40,14 +41,15 @@ export function fromLangChainMessages(
 /** One LangChain message as mem message fields (no id or creation time: the engine adds them). */
 export function fromLangChainMessage(message: BaseMessage, index: number): Fields {
   const field = `messages[${index}]`;
-  const type = typeof message === 'object' && message !== null ? message.type : undefined;
-  const role = type === undefined ? undefined : ROLES[type];
+  const type: unknown = typeof message === 'object' && message !== null ? message.type : undefined;
+  const role = typeof type === 'string' && Object.hasOwn(ROLES, type) ? ROLES[type] : undefined;
   if (role === undefined) {
     throw new MemValidationError(
       field,
-      `[mem/langchain] ${field} is a ${type === undefined ? typeof message : `"${type}"`} message; mem stores HumanMessage, AIMessage, SystemMessage and ToolMessage. Convert it to one of those first.`,
+      `[mem/langchain] ${field} is a ${typeof type === 'string' ? JSON.stringify(type) : message === null ? 'null' : typeof message} message; mem stores HumanMessage, AIMessage, SystemMessage and ToolMessage. Convert it to one of those first.`,
     );
   }
+  checkLangChainFields(message, type as string, field);
   const extras: LangChainExtras = {};
   if (message.id !== undefined) extras.id = message.id;
   const converted = contentFromLangChain(message.content);
@@ -119,6 +121,12 @@ function toMemToolCall(
     throw new MemValidationError(
       `${field}.name`,
       `[mem/langchain] ${field}.name must name the tool.`,
+    );
+  }
+  if (!isJsonValue(call.args ?? {})) {
+    throw new MemValidationError(
+      `${field}.args`,
+      `[mem/langchain] ${field}.args must be JSON data (plain objects, arrays, strings, finite numbers, booleans, null): mem stores tool-call arguments as JSON text.`,
     );
   }
   return { id: call.id, name: call.name, arguments: JSON.stringify(call.args ?? {}) };
