@@ -43,6 +43,7 @@ export type {
   LongTermPlan,
   LongTermStrategy,
   LongTermTriggerConfig,
+  SyncLongTermStrategy,
 } from './strategies/long-term/long-term-strategy.ts';
 export { nestedSummaries } from './strategies/long-term/nested-summaries.ts';
 export type { PrefixPlan } from './strategies/long-term/plan-prefix.ts';

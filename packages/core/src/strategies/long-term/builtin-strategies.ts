@@ -2,14 +2,14 @@ import type {
   NeuralyzerStrategyConfig,
   SummarizerStrategyConfig,
 } from '../../config/profile-schema.ts';
-import type { LongTermStrategy } from './long-term-strategy.ts';
+import type { SyncLongTermStrategy } from './long-term-strategy.ts';
 import { planPrefix } from './plan-prefix.ts';
 
 /**
  * SummarizerStrategy: summarizes everything older than the last `interaction_keep`
  * interactions, earlier summaries folded in.
  */
-export const summarizerStrategy: LongTermStrategy<SummarizerStrategyConfig> = {
+export const summarizerStrategy: SyncLongTermStrategy<SummarizerStrategyConfig> = {
   id: 'summarizer',
   plan(log, config) {
     const prefix = planPrefix(log, config.interaction_keep);
@@ -27,7 +27,7 @@ export const summarizerStrategy: LongTermStrategy<SummarizerStrategyConfig> = {
  * NeuralyzerStrategy: erases everything older than the last `interaction_keep` interactions,
  * for good. System prompts are pinned and survive.
  */
-export const neuralyzerStrategy: LongTermStrategy<NeuralyzerStrategyConfig> = {
+export const neuralyzerStrategy: SyncLongTermStrategy<NeuralyzerStrategyConfig> = {
   id: 'neuralyzer',
   plan(log, config) {
     const prefix = planPrefix(log, config.interaction_keep);

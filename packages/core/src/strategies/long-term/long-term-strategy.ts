@@ -42,10 +42,17 @@ export type LongTermPlan =
   | { readonly action: 'erase'; readonly prefix: PrefixPlan };
 
 /**
- * A long-term strategy: a pure decision over a session's history, run when one of its triggers
- * fires. It never does I/O; if the session changed meanwhile, the engine plans again from the
- * new state. `summarizer` and `neuralyzer` are the built-in ones; others are registered by id
+ * A long-term strategy: a decision over a session's history, run when one of its triggers
+ * fires. `summarizer` and `neuralyzer` are the built-in ones; others are registered by id
  * with `createMemoryEngine({ longTermStrategies })` and `parseProfile(input, { longTermStrategies })`.
+ *
+ * `plan()` may be async (return a Promise); it should still be quick, as the session's other
+ * long-term runs wait for it. If the session was rewritten meanwhile (another compaction,
+ * erase or clear), the engine plans again from the new state. What it returns is checked before
+ * anything is written: `undefined`, or a plan whose `prefix` is the session's own messages
+ * through `throughSeq`, each replaced or kept (`planPrefix(log, keep)` builds one). A `plan()`
+ * that throws or returns anything else is reported as `compaction:error` with a
+ * `MemValidationError` naming the strategy; history is unchanged and the session stays usable.
  */
 export interface LongTermStrategy<Config extends LongTermTriggerConfig = CustomLongTermConfig> {
   /** The `long_term_memory_id` profile entries name it by. */
@@ -55,6 +62,15 @@ export interface LongTermStrategy<Config extends LongTermTriggerConfig = CustomL
    * Entries are strict: any other field is refused.
    */
   readonly fields?: z.ZodRawShape;
-  /** What to replace now, or undefined to leave the session as it is. */
+  /** What to replace now, or undefined to leave the session as it is (or a Promise of either). */
+  plan(
+    log: InteractionLog<StoredMessage>,
+    config: Config,
+  ): LongTermPlan | undefined | Promise<LongTermPlan | undefined>;
+}
+
+/** A strategy whose `plan()` is synchronous, as the built-in ones are: call it and use the plan. */
+export interface SyncLongTermStrategy<Config extends LongTermTriggerConfig = CustomLongTermConfig>
+  extends LongTermStrategy<Config> {
   plan(log: InteractionLog<StoredMessage>, config: Config): LongTermPlan | undefined;
 }

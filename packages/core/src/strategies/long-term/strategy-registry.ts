@@ -49,7 +49,7 @@ export function longTermRegistry(
     if (typeof plan !== 'function') {
       throw new MemValidationError(
         `${at}.plan`,
-        `[mem/core] ${at}.plan must be a function (log, config) => plan | undefined.`,
+        `[mem/core] ${at}.plan must be a function (log, config) => plan | undefined (or a Promise of one).`,
       );
     }
     if (fields !== undefined) {
@@ -59,11 +59,18 @@ export function longTermRegistry(
           `[mem/core] ${at}.fields must be a zod object shape ({ name: z.string(), ... }).`,
         );
       }
-      for (const key of Object.keys(fields)) {
+      for (const [key, schema] of Object.entries(fields)) {
         if (SHARED.has(key as keyof LongTermTriggerConfig)) {
           throw new MemValidationError(
             `${at}.fields.${key}`,
             `[mem/core] ${at}.fields may not redefine "${key}"; the registry sets it from id.`,
+          );
+        }
+        if (!isZodSchema(schema)) {
+          const got = schema === null ? 'null' : typeof schema;
+          throw new MemValidationError(
+            `${at}.fields.${key}`,
+            `[mem/core] ${at}.fields.${key} must be a zod schema (e.g. z.number()), got a ${got}.`,
           );
         }
       }
@@ -71,6 +78,15 @@ export function longTermRegistry(
     out.set(id, strategy as AnyLongTermStrategy);
   });
   return out;
+}
+
+/** A zod schema, of any zod 4 copy: it has `safeParse`. */
+function isZodSchema(value: unknown): boolean {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { safeParse?: unknown }).safeParse === 'function'
+  );
 }
 
 /** The registered strategies only, without the built-in ones. */
