@@ -1,0 +1,90 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInMemoryStore, createMemoryEngine, type Store } from '@mem/core';
+import { createSqliteStore } from '@mem/store-sqlite';
+import { type AgentInputItem, run } from '@openai/agents';
+import { afterEach, describe, expect, it } from 'vitest';
+import { assistantText, startResponsesServer } from './__fixtures__/responses-server.ts';
+import { weatherAgent } from './__fixtures__/weather-agent.ts';
+import { MemAgentsSession } from './mem-agents-session.ts';
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+const stores: Array<[string, () => Store]> = [
+  ['in-memory store', () => createInMemoryStore()],
+  [
+    'SQLite store',
+    () => {
+      const dir = mkdtempSync(join(tmpdir(), 'mem-agents-greeting-'));
+      const store = createSqliteStore({ path: join(dir, 'mem.db') });
+      cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+      cleanups.push(() => store.close());
+      return store;
+    },
+  ],
+];
+const profiles: Array<[string, object]> = [
+  ['no strategy', {}],
+  [
+    'max_tokens 8000',
+    { short_term_memory_strategy: [{ memory_strategy_id: 'max_tokens', memory_max_tokens: 8000 }] },
+  ],
+];
+
+const greeting = {
+  type: 'message',
+  role: 'assistant',
+  status: 'completed',
+  content: [{ type: 'output_text', text: 'Hi! Your booking code is BK-7781.' }],
+} as AgentInputItem;
+const question = { type: 'message', role: 'user', content: 'What was my booking code?' };
+
+describe.each(stores)('a conversation the agent opens, on the %s', (_, openStore) => {
+  it.each(profiles)(
+    "getItems shows the opening greeting before the user's question (%s)",
+    async (_, profile) => {
+      const store = openStore();
+      const session = new MemAgentsSession({
+        engine: createMemoryEngine({ profile, store }),
+        sessionId: 'greet',
+      });
+      await session.addItems([greeting]);
+      await session.addItems([question as AgentInputItem]);
+      expect(await session.getItems()).toStrictEqual([greeting, question]);
+      // A fresh engine reads it back from the store the same way.
+      const reloaded = new MemAgentsSession({
+        engine: createMemoryEngine({ profile, store }),
+        sessionId: 'greet',
+      });
+      expect(await reloaded.getItems()).toStrictEqual([greeting, question]);
+    },
+  );
+
+  it('run() sends the greeting to the model before the question', async () => {
+    const server = await startResponsesServer(() => [assistantText('msg_1', 'BK-7781.')]);
+    cleanups.push(() => server.close());
+    const engine = createMemoryEngine({ profile: {}, store: openStore() });
+    // The app wrote the outreach through mem directly, before the user ever answered.
+    await engine.session('outreach').append({
+      role: 'assistant',
+      content: 'Hi! Your booking code is BK-7781.',
+    });
+    const session = new MemAgentsSession({ engine, sessionId: 'outreach' });
+    const result = await run(weatherAgent(server.baseURL), 'What was my booking code?', {
+      session,
+    });
+    expect(result.finalOutput).toBe('BK-7781.');
+    const sent = server.requests[0]!.input.map((item) => {
+      const content = item.content as string | Array<{ text: string }>;
+      return [item.role, typeof content === 'string' ? content : content[0]?.text];
+    });
+    expect(sent).toStrictEqual([
+      ['assistant', 'Hi! Your booking code is BK-7781.'],
+      ['user', 'What was my booking code?'],
+    ]);
+  });
+});
