@@ -1,7 +1,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AIMessage, HumanMessage, type ToolMessage } from '@langchain/core/messages';
+import {
+  AIMessage,
+  type BaseMessage,
+  HumanMessage,
+  SystemMessage,
+  type ToolMessage,
+} from '@langchain/core/messages';
 import { createMemoryEngine, MemError, MemValidationError, messageText } from '@mem/core';
 import { promptProblems } from '@mem/core/strategies';
 import { createAgent } from 'langchain';
@@ -154,6 +160,51 @@ describe('memMiddleware on createAgent', () => {
       'assistant',
     ]);
     run.close();
+  });
+
+  it("puts mem's system messages after the agent's system prompt, in one system message, stored once", async () => {
+    const engine = createMemoryEngine({ profile: window(2000) });
+    const model = new AnsweringChatModel();
+    const agent = createAgent({
+      model,
+      tools: [],
+      systemPrompt: 'You are Ada.',
+      middleware: [memMiddleware({ engine })],
+    });
+    const rule = new SystemMessage('Always answer in English.');
+    const config = { configurable: { thread_id: 'sys' } };
+    await agent.invoke({ messages: [rule, new HumanMessage('Hola')] }, config);
+    await agent.invoke({ messages: [rule, new HumanMessage('Hello')] }, config); // re-sent rule
+    const input = model.inputs[1] ?? [];
+    expect(input.map((m) => m.type)).toEqual(['system', 'human', 'ai', 'human']);
+    expect(input[0]?.text).toBe('You are Ada.\n\nAlways answer in English.');
+    const history = await engine.session('sys').history();
+    expect(history.map((m) => m.role)).toEqual([
+      'system',
+      'user',
+      'assistant',
+      'user',
+      'assistant',
+    ]);
+  });
+
+  it('gives an older langchain 1.x request (systemPrompt only) the system text as a string', async () => {
+    const engine = createMemoryEngine({ profile: window(2000) });
+    await engine.session('old').append({ role: 'system', content: 'Be brief.' });
+    const middleware = memMiddleware({ engine });
+    const state = { messages: [new HumanMessage({ id: 'h1', content: 'Hi' })] };
+    const runtime = { configurable: { thread_id: 'old' } };
+    await middleware.beforeAgent(state, runtime);
+    let sent: { messages: BaseMessage[]; systemPrompt?: string } | undefined;
+    await middleware.wrapModelCall(
+      { messages: state.messages, systemPrompt: 'You are Ada.', state, runtime },
+      (request) => {
+        sent = request;
+        return new AIMessage('Hello!');
+      },
+    );
+    expect(sent?.systemPrompt).toBe('You are Ada.\n\nBe brief.');
+    expect(sent?.messages.map((m) => m.text)).toEqual(['Hi']);
   });
 
   it('refuses a malformed input message with a MemValidationError naming it, storing nothing', async () => {

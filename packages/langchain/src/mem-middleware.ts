@@ -91,12 +91,16 @@ export function memMiddleware(options: MemMiddlewareOptions): MemAgentMiddleware
       const next = fresh.filter((m) => m.type !== 'system').map(fromLangChainMessage);
       const context = await run.session.context({ next });
       const messages = toLangChainMessages(context.messages);
-      const system = [...fresh.filter((m) => m.type === 'system'), ...leadingSystem(messages)];
-      return handler({
-        ...request,
-        messages: messages.slice(leadingSystem(messages).length),
-        systemMessage: withSystem(request.systemMessage, system),
-      });
+      const pinned = leadingSystem(messages);
+      const system = [...fresh.filter((m) => m.type === 'system'), ...pinned];
+      const rest = messages.slice(pinned.length);
+      return request.systemMessage === undefined
+        ? handler({ ...request, messages: rest, systemPrompt: withSystemText(request, system) })
+        : handler({
+            ...request,
+            messages: rest,
+            systemMessage: withSystem(request.systemMessage, system),
+          });
     },
     async afterAgent(state, runtime) {
       const run = await runOf(state, runtime);
@@ -138,6 +142,12 @@ function withSystem(agent: SystemMessage, extra: readonly BaseMessage[]): System
     out = out.text === '' ? new SystemMessage(text) : out.concat(`\n\n${text}`);
   }
   return out;
+}
+
+/** The same for a `langchain` 1.x whose requests carry only the `systemPrompt` string. */
+function withSystemText(request: { systemPrompt?: string }, extra: readonly BaseMessage[]): string {
+  const texts = [request.systemPrompt ?? '', ...extra.map((m) => m.text)];
+  return texts.filter((t) => t !== '').join('\n\n');
 }
 
 /** The token usage the provider reported for the run's last model call, if any. */

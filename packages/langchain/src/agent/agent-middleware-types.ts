@@ -17,10 +17,14 @@ export interface AgentStateLike {
   messages: BaseMessage[];
 }
 
-/** A model call as `wrapModelCall` sees it (the agent's system prompt apart from the messages). */
+/**
+ * A model call as `wrapModelCall` sees it (the agent's system prompt apart from the messages:
+ * `systemMessage`, or in older `langchain` 1.x only the `systemPrompt` string).
+ */
 export interface ModelRequestLike {
   messages: BaseMessage[];
-  systemMessage: SystemMessage;
+  systemMessage?: SystemMessage;
+  systemPrompt?: string;
   state: AgentStateLike;
   runtime: AgentRuntimeLike;
 }
