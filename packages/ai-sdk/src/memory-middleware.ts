@@ -95,15 +95,20 @@ export function memoryMiddleware(options: MemoryMiddlewareOptions): MemoryMiddle
 
     async wrapGenerate({ doGenerate, params }) {
       const { session, lease } = await claim(params);
+      // An aborted call stores nothing, so the next call need not wait for the model to stop.
+      const signal = signalOf(params);
+      const release = () => lease?.release();
+      signal?.addEventListener('abort', release, { once: true });
       try {
         const result = await doGenerate();
         // An aborted call stores nothing of its answer, as an aborted stream does.
-        if (signalOf(params)?.aborted !== true) {
+        if (signal?.aborted !== true) {
           await appendResponse(session, fromResponse(result.content), result.usage);
         }
         return result;
       } finally {
-        lease?.release();
+        signal?.removeEventListener('abort', release);
+        release();
       }
     },
 
