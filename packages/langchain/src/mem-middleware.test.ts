@@ -139,6 +139,23 @@ describe('memMiddleware on createAgent', () => {
     run.close();
   });
 
+  it('stores nothing of a failed run, and the retried question once', async () => {
+    const run = openAgent(dbFile(), window(2000));
+    await run.ask('Hello', 'fails');
+    await expect(run.ask('Please fail.', 'fails')).rejects.toThrow('503 from the provider');
+    expect((await run.history('fails')).map((m) => messageText(m))).toEqual([
+      'Hello',
+      'Answer to: Hello',
+    ]);
+    await run.ask('Weather in Rome?', 'fails');
+    expect((await run.history('fails')).map((m) => m.role)).toEqual([
+      ...['user', 'assistant'],
+      ...['user', 'assistant', 'tool', 'assistant'],
+    ]);
+    expect(run.model.inputs.at(-1)?.map((m) => m.text)).not.toContain('Please fail.');
+    run.close();
+  });
+
   it('shows the model a thread that starts with an assistant greeting', async () => {
     const run = openAgent(dbFile(), window(2000));
     const greeting = new AIMessage('Hi, I am Ada from Acme support. How can I help?');

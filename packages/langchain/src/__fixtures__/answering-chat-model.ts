@@ -6,7 +6,7 @@ import type { ChatResult } from '@langchain/core/outputs';
  * A LangChain chat model (a real `BaseChatModel`) that answers from what it is sent, so
  * overlapping runs can be told apart: a question "weather in <city>?" gets a `get_weather` tool
  * call, a tool result gets "Tool said: ...", anything else "Answer to: <newest human text>".
- * It records every call's messages and reports usage: 1,000 input tokens per message sent.
+ * "Please fail." makes the call throw. It records every call's messages and reports usage: 1,000 input tokens per message sent.
  */
 export class AnsweringChatModel extends BaseChatModel {
   /** The messages of every call, in order. */
@@ -30,6 +30,7 @@ export class AnsweringChatModel extends BaseChatModel {
     const n = ++this.calls;
     if (this.delayMs > 0) await new Promise((r) => setTimeout(r, this.delayMs * (1 + (n % 3))));
     const last = messages.at(-1);
+    if (last?.text === 'Please fail.') throw new Error('503 from the provider');
     const human = messages.findLast((m) => m.type === 'human')?.text ?? '';
     const city = /^weather in (.+)\?$/i.exec(human)?.[1];
     const usage_metadata = {
