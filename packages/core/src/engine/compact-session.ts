@@ -104,6 +104,7 @@ async function summarize(
     ctx.events.emit('summarizer:fallback', {
       sessionId,
       reason: outcome.fallbackReason ?? 'error',
+      detail: outcome.fallbackDetail ?? 'the summarizer failed; the extractive summary was used.',
       ...(outcome.error === undefined ? {} : { error: outcome.error }),
     });
   }

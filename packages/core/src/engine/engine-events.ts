@@ -23,8 +23,20 @@ export interface MemoryEngineEvents {
     source: 'summarizer' | 'fallback';
     durationMs: number;
   };
-  /** The extractive fallback produced the summary. History was not touched by the failure. */
-  'summarizer:fallback': { sessionId: string; reason: FallbackReason; error?: unknown };
+  /**
+   * The extractive fallback produced the summary. History was not touched by the failure.
+   * `reason` is the code: `none-configured` (no summarizer), `timeout`, `aborted`, `error` (the
+   * summarizer threw) or `unusable` (its output failed `checkSummary`: empty, an error text or
+   * refusal, a credential, not about the conversation, too long). `detail` says what happened in
+   * a sentence; `error` is the `MemSummarizerError` (with the thrown error as `cause`), absent
+   * for `none-configured`.
+   */
+  'summarizer:fallback': {
+    sessionId: string;
+    reason: FallbackReason;
+    detail: string;
+    error?: unknown;
+  };
   /** Token usage of one summarizer model call (or of a pass, for summarizers that report per pass). */
   usage: { sessionId: string; inputTokens: number; outputTokens: number; model?: string };
   erased: { sessionId: string; strategyIndex: number; erasedCount: number; throughSeq: number };

@@ -99,6 +99,23 @@ export interface MemorySession {
   messages(options?: { last?: number }): Promise<StoredMessage[]>;
   /** Every surviving original message, oldest first: summaries expanded into what they replaced. */
   history(): Promise<StoredMessage[]>;
+  /**
+   * One record per summary the session ever made, oldest first: what it replaced (ids, seq and
+   * time range), its tokens and compression ratio. A record holds no text: the text is a
+   * message. The active summary is the message of `messages()` (and `context()`) whose id is
+   * `record.id` (a `system` message with `metadata.kind === 'summary'`, see
+   * `isSummaryMessage`); its content is the header line "Summary of the earlier conversation"
+   * then the text. A summary folded into a newer one is archived with that newer summary's
+   * originals: `store.archived(sessionId, newer.id)` holds it (`newer.previousSummaryId` names
+   * it).
+   *
+   * @example
+   * const active = new Map((await session.messages()).map((m) => [m.id, m]));
+   * for (const record of await session.summaries()) {
+   *   const message = active.get(record.id); // undefined once folded into a newer summary
+   *   if (message) console.log(record.compressionRatio, messageText(message));
+   * }
+   */
   summaries(): Promise<SummaryRecord[]>;
   /** Runs every long-term strategy whose trigger holds now, and waits for it. */
   compact(options?: { force?: boolean }): Promise<void>;

@@ -26,12 +26,12 @@ describe('checkSummary', () => {
   it('rejects non-strings, empty text and text longer than the original', () => {
     expect(checkSummary(42, options)).toMatchObject({
       usable: false,
-      reason: 'not a string (number)',
+      reason: 'is not a string (number)',
     });
     expect(checkSummary(undefined, options).usable).toBe(false);
     expect(checkSummary({ text: 'x' }, options).usable).toBe(false);
-    expect(checkSummary('', options)).toMatchObject({ usable: false, reason: 'empty' });
-    expect(checkSummary(' \n\t ', options)).toMatchObject({ usable: false, reason: 'empty' });
+    expect(checkSummary('', options)).toMatchObject({ usable: false, reason: 'is empty' });
+    expect(checkSummary(' \n\t ', options)).toMatchObject({ usable: false, reason: 'is empty' });
     const long = checkSummary('word '.repeat(600), options);
     expect(long).toMatchObject({ usable: false });
     if (!long.usable) expect(long.reason).toMatch(/longer than what it summarizes/);

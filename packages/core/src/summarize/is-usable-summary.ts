@@ -3,6 +3,10 @@ import { looksLikeErrorText } from './error-text.ts';
 import { secretsNotIn } from './secret-text.ts';
 import { checkGrounding, type SummarySource, summarySource } from './summary-grounding.ts';
 
+/**
+ * The verdict on a summary. `reason` is a predicate that reads after "the summary" (or "it"):
+ * `is empty`, `looks like an error message or refusal`, `is not about the conversation (...)`.
+ */
 export type SummaryCheck = { usable: true; text: string } | { usable: false; reason: string };
 
 export interface SummaryCheckOptions {
@@ -44,16 +48,16 @@ function tokenLimit(options: SummaryCheckOptions): number {
  */
 export function checkSummary(output: unknown, options: SummaryCheckOptions = {}): SummaryCheck {
   if (typeof output !== 'string')
-    return { usable: false, reason: `not a string (${typeof output})` };
+    return { usable: false, reason: `is not a string (${typeof output})` };
   const limit = tokenLimit(options);
   if (output.length > limit * MAX_CHARS_PER_TOKEN) {
     return {
       usable: false,
-      reason: `far longer than the ${limit}-token limit (${output.length} characters)`,
+      reason: `is far longer than the ${limit}-token limit (${output.length} characters)`,
     };
   }
   const text = output.trim();
-  if (text.length === 0) return { usable: false, reason: 'empty' };
+  if (text.length === 0) return { usable: false, reason: 'is empty' };
   if (looksLikeErrorText(text))
     return { usable: false, reason: 'looks like an error message or refusal' };
   if (options.source !== undefined) {
@@ -69,7 +73,7 @@ export function checkSummary(output: unknown, options: SummaryCheckOptions = {})
     const tokens = options.counter.countText(text);
     if (tokens > limit) {
       const what = limit === options.maxTokens ? 'the summary limit' : 'what it summarizes';
-      return { usable: false, reason: `longer than ${what} (${tokens} > ${limit} tokens)` };
+      return { usable: false, reason: `is longer than ${what} (${tokens} > ${limit} tokens)` };
     }
   }
   return { usable: true, text };

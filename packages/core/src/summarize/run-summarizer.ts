@@ -41,6 +41,12 @@ export interface SummaryOutcome {
   /** Why the fallback ran (source `fallback` only). */
   fallbackReason?: FallbackReason;
   /**
+   * What happened, in a sentence (source `fallback` only): e.g. `summarizer returned unusable
+   * output on pass 1 of 5: the summary is not about the conversation (0 of its 6 terms occur
+   * there); the extractive summary was used.`
+   */
+  fallbackDetail?: string;
+  /**
    * A `MemSummarizerError` (with `cause`) describing the failure: the reason for a fallback, or a
    * later Chain of Density pass that failed after an earlier one succeeded.
    */
@@ -50,6 +56,8 @@ export interface SummaryOutcome {
   usage?: SummarizeUsage;
   durationMs: number;
 }
+
+const PREFIX = '[mem/core] ';
 
 /** setTimeout's limit; a longer deadline is treated as none. */
 const MAX_TIMEOUT_MS = 2_147_483_647;
@@ -92,10 +100,35 @@ function validate(p: RunSummarizerParams): void {
 
 type FailureCause = Exclude<FallbackReason, 'none-configured'>;
 
+/**
+ * True when a summarizer threw because it judged its own output unusable: the error, or one in
+ * its `cause` chain, has `unusable: true` (how a self-looping summarizer such as Chain of
+ * Density says its reply failed `checkSummary`).
+ */
+function declaresUnusable(error: unknown): boolean {
+  let current = error;
+  for (let depth = 0; depth < 5 && typeof current === 'object' && current !== null; depth++) {
+    if ((current as { unusable?: unknown }).unusable === true) return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
 /** The failure's cause: an abort is a timeout unless the caller's own signal fired. */
 function causeOf(failure: PassFailure, callerSignal: AbortSignal | undefined): FailureCause {
+  if (failure.kind === 'error' && declaresUnusable(failure.detail)) return 'unusable';
   if (failure.kind !== 'aborted') return failure.kind;
   return callerSignal?.aborted ? 'aborted' : 'timeout';
+}
+
+/** A failure's detail as text: a thrown error's message, or a check's reason as a sentence. */
+function detailText(failure: PassFailure): string {
+  if (failure.detail instanceof Error) return failure.detail.message;
+  // A checkSummary reason is a predicate: "is empty", "is not about the conversation (...)".
+  if (failure.kind === 'unusable' && typeof failure.detail === 'string') {
+    return `the summary ${failure.detail}`;
+  }
+  return String(failure.detail);
 }
 
 function failureError(
@@ -105,7 +138,7 @@ function failureError(
   params: RunSummarizerParams,
 ): MemSummarizerError {
   const where = `pass ${failure.pass} of ${params.loops}`;
-  const detail = failure.detail instanceof Error ? failure.detail.message : String(failure.detail);
+  const detail = detailText(failure);
   const what: Record<FailureCause, [string, string]> = {
     timeout: [
       `summarizer timed out after ${params.timeoutMs} ms (${where})`,
@@ -160,10 +193,15 @@ export async function runSummarizer(params: RunSummarizerParams): Promise<Summar
     durationMs: performance.now() - started,
   });
 
-  if (summarizer === undefined) return fallback('none-configured');
+  if (summarizer === undefined) {
+    return fallback('none-configured', {
+      fallbackDetail: 'no summarizer is configured; the extractive summary was used.',
+    });
+  }
   if (params.signal?.aborted) {
     const failure: PassFailure = { kind: 'aborted', pass: 1, detail: params.signal.reason };
-    return fallback('aborted', { error: failureError(failure, 'aborted', false, params) });
+    const error = failureError(failure, 'aborted', false, params);
+    return fallback('aborted', { error, fallbackDetail: error.message.replace(PREFIX, '') });
   }
   const deadline =
     timeoutMs === null || timeoutMs > MAX_TIMEOUT_MS ? null : AbortSignal.timeout(timeoutMs);
@@ -200,7 +238,8 @@ export async function runSummarizer(params: RunSummarizerParams): Promise<Summar
       durationMs: performance.now() - started,
     };
   }
-  const f = failure ?? { kind: 'unusable' as const, pass: 1, detail: 'no output' };
+  const f = failure ?? { kind: 'unusable' as const, pass: 1, detail: 'is missing (no output)' };
   const cause = causeOf(f, params.signal);
-  return fallback(cause, { error: failureError(f, cause, false, params), ...spent });
+  const error = failureError(f, cause, false, params);
+  return fallback(cause, { error, fallbackDetail: error.message.replace(PREFIX, ''), ...spent });
 }

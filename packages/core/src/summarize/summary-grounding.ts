@@ -24,6 +24,7 @@ export interface SummarySource {
   readonly scripts: ReadonlyMap<string, number>;
 }
 
+/** `reason` reads after "the summary": `is not about the conversation (...)`. */
 export type Grounding = { grounded: true } | { grounded: false; reason: string };
 
 /**
@@ -159,7 +160,7 @@ export function checkGrounding(summary: string, source: SummarySource): Groundin
   if (![...terms].some(isEvidence)) {
     // The extractive format with nothing but counts: its source had nothing to quote.
     if (summary.includes(SUMMARY_HEADER_TITLE)) return { grounded: true };
-    return { grounded: false, reason: 'it has no names, numbers or content words' };
+    return { grounded: false, reason: 'has no names, numbers or content words' };
   }
   let shared = 0;
   for (const term of terms) {
@@ -176,6 +177,6 @@ export function checkGrounding(summary: string, source: SummarySource): Groundin
   if (enough) return { grounded: true };
   return {
     grounded: false,
-    reason: `it is not about the conversation (${shared} of its ${terms.size} terms occur there)`,
+    reason: `is not about the conversation (${shared} of its ${terms.size} terms occur there)`,
   };
 }
