@@ -110,6 +110,9 @@ describe.each(providers)('error text as the summary, through $name', ({ model })
       const error = (events['summarizer:fallback'][0]?.error as Error & { cause?: unknown })?.cause;
       expect(String((error as Error | undefined)?.message)).toContain('was unusable');
       expect(String((error as Error | undefined)?.message)).not.toContain('JSON instructions');
+      // Reported as unusable (not as an error), with the check's sentence, never "it it".
+      expect(events['summarizer:fallback'][0]?.reason).toBe('unusable');
+      expect(String((error as Error | undefined)?.message)).not.toMatch(/\bit it\b/);
       expect(summaries).toHaveLength(1);
       for (const text of summaries) {
         expect(text).not.toContain(reply);

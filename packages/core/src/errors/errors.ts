@@ -54,19 +54,29 @@ export class MemConditionError extends MemError {
 export class MemValidationError extends MemError {
   readonly field: string;
 
-  constructor(field: string, message: string, options: MemErrorOptions = {}) {
-    super('MEM_VALIDATION', message, options);
+  constructor(
+    field: string,
+    message: string,
+    options: MemErrorOptions = {},
+    code: 'MEM_VALIDATION' | 'MEM_CONVERSION' = 'MEM_VALIDATION',
+  ) {
+    super(code, message, options);
     this.name = 'MemValidationError';
     this.field = field;
   }
 }
 
-/** A message could not be converted to or from a provider wire format. */
-export class MemConversionError extends MemError {
+/**
+ * A message could not be converted to or from a provider wire format. It is a kind of
+ * `MemValidationError` (malformed input), with its own code `MEM_CONVERSION`; `field` is the
+ * format unless the converter names a path.
+ */
+export class MemConversionError extends MemValidationError {
   readonly format: string;
 
-  constructor(format: string, message: string, options: MemErrorOptions = {}) {
-    super('MEM_CONVERSION', message, options);
+  constructor(format: string, message: string, options: MemErrorOptions & { field?: string } = {}) {
+    const { field, ...rest } = options;
+    super(field ?? format, message, rest, 'MEM_CONVERSION');
     this.name = 'MemConversionError';
     this.format = format;
   }

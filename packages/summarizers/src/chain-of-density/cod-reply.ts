@@ -76,8 +76,13 @@ function checkedSummary(text: string, source: SummarySource | undefined): string
     : new UnusableSummaryError(`the summary is unusable: it ${check.reason}`);
 }
 
-/** The reply parsed, but its summary failed core's `checkSummary` (error text, a key, off topic). */
-export class UnusableSummaryError extends Error {}
+/**
+ * The reply parsed, but its summary failed core's `checkSummary` (error text, a key, off topic).
+ * `unusable: true` tells core's fallback to report `reason: 'unusable'` rather than `'error'`.
+ */
+export class UnusableSummaryError extends Error {
+  readonly unusable = true;
+}
 
 function parseWith<S extends z.ZodType>(
   response: ChatResponse,
