@@ -30,8 +30,10 @@ import { benchWorstCaseTokens } from './worst-case-tokens-bench.ts';
  * - cold: importing the built @mem/core vs `ai` in fresh processes, first count, bundle size
  *   (cold-start-bench.ts; needs `pnpm --filter @mem/core build`; `--cold-before=<dist dir>` adds a
  *   baseline build to the same interleaved rounds).
- * `--quick` shrinks the sizes; `--only=window|engine|tokens|conditions|recall|recall-speed|cold`
- * runs one part.
+ * - token-counts: per model and kind of text, mem's count vs the model's tokenizer, before (o200k
+ *   for every model) and now, and the cost per message (token-counts-bench.ts).
+ * `--quick` shrinks the sizes;
+ * `--only=window|engine|tokens|token-counts|conditions|recall|recall-speed|cold` runs one part.
  */
 const quick = process.argv.includes('--quick');
 const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
@@ -199,6 +201,10 @@ if (only === undefined || only === 'tokens') {
     })),
   );
   out.worstCaseTokens = results;
+}
+if (only === undefined || only === 'token-counts') {
+  const { runTokenCountsBench } = await import('./token-counts-bench.ts');
+  out.tokenCounts = await runTokenCountsBench(quick);
 }
 if (only === undefined || only === 'cold') {
   const cold = await import('./cold-start-bench.ts');
