@@ -158,6 +158,26 @@ describe('long-term memory treats the opening as history', () => {
     ]);
   });
 
+  it('shows the answer to a question that interaction_keep 0 summarized, after the summary', async () => {
+    const engine = createMemoryEngine({
+      summarizer: async () => 'The user asked for their booking code.',
+      profile: {
+        long_term_memory_strategy: [
+          { long_term_memory_id: 'summarizer', interaction_threshold_qty: 50, interaction_keep: 0 },
+        ],
+      },
+    });
+    const session = engine.session('s');
+    await session.append(question);
+    expect(await session.summarizeNow()).toBe(true);
+    await session.append({ role: 'assistant', content: 'It is BK-7781.' });
+    await session.append({ role: 'user', content: 'Thanks!' });
+    const context = await session.context();
+    expect(context.messages.map((m) => m.role)).toEqual(['system', 'assistant', 'user']);
+    expect(context.messages[0]!.content).toContain('The user asked for their booking code.');
+    expect(context.messages.slice(1).map((m) => m.content)).toEqual(['It is BK-7781.', 'Thanks!']);
+  });
+
   it('the neuralyzer erases the greeting with the older turns', async () => {
     const engine = createMemoryEngine({
       profile: {

@@ -14,8 +14,8 @@ export interface ConversationView {
 
 /**
  * True for a conversation's opening interaction: the messages before its first user message (an
- * assistant greeting or outreach, with its tool calls and results). Only the first interaction
- * of a conversation can be one; it is kept or dropped as a whole like any other.
+ * assistant greeting or outreach, with its tool calls and results; see `InteractionLog`). Only
+ * the first interaction of a conversation can be one; it is kept or dropped as a whole.
  */
 export function isOpening(interaction: Interaction): boolean {
   const first = interaction.messages[0];
@@ -47,9 +47,11 @@ export class OpenInteraction<M extends CountedMessage = CountedMessage> implemen
  * Groups messages into interactions incrementally: appending a message costs O(1) and touches
  * only the newest interaction, so keeping the view current never re-reads history.
  *
- * Non-system messages before the first user message (an assistant greeting, say) form the
- * opening interaction, `interactions[0]`: part of the conversation like any other turn. The
- * messages given must start at the conversation's beginning (or at a user message).
+ * Non-system messages before the first user message form the opening interaction,
+ * `interactions[0]`, part of the conversation like any other turn: the greeting or outreach a
+ * conversation starts with, or, once a long-term strategy summarized or erased a turn's user
+ * message, the replies that came after it. The messages given must start where the active
+ * conversation starts, not inside a turn (a tail read drops such a fragment).
  */
 export class InteractionLog<M extends CountedMessage = CountedMessage> implements ConversationView {
   readonly system: M[] = [];

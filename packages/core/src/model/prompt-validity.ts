@@ -8,9 +8,10 @@ import type { CountedMessage, Message } from './message.ts';
  *   opening (the assistant messages before its first user message, with their tool results)
  *   when the window kept it. An opening is shown only at the start, never in the middle.
  *
- * Given `conversation` (the messages the prompt was chosen from), every message before the
- * prompt's first user message must belong to that conversation's opening: a turn whose user
- * message was dropped is a problem. Without it, such messages must start with an assistant one.
+ * Given `conversation` (the active messages the prompt was chosen from), every message before
+ * the prompt's first user message must belong to that conversation's opening: a later turn shown
+ * without its user message is a problem. Without it, such messages must start with an assistant
+ * one.
  */
 export function promptProblems(
   messages: readonly Message[],
