@@ -64,6 +64,39 @@ describe.each(stores)('a conversation the agent opens, on the %s', (_, openStore
     },
   );
 
+  it('keeps an opening tool call with its result, and drops the opening whole when it cannot fit', async () => {
+    const store = openStore();
+    const opening = [
+      { type: 'function_call', callId: 'c1', name: 'find_booking', arguments: '{"user":"u1"}' },
+      {
+        type: 'function_call_result',
+        callId: 'c1',
+        name: 'find_booking',
+        status: 'completed',
+        output: 'BK-7781',
+      },
+      greeting,
+    ] as AgentInputItem[];
+    const window = (memory_max_tokens: number) =>
+      new MemAgentsSession({
+        engine: createMemoryEngine({
+          store,
+          profile: {
+            short_term_memory_strategy: [{ memory_strategy_id: 'max_tokens', memory_max_tokens }],
+          },
+        }),
+        sessionId: 'tools',
+      });
+    await window(8000).addItems(opening);
+    await window(8000).addItems([question as AgentInputItem]);
+    expect(await window(8000).getItems()).toStrictEqual([...opening, question]);
+    const { tokenCount } = await createMemoryEngine({ store, profile: {} })
+      .session('tools')
+      .context();
+    // One token short of the whole prompt: the opening goes as a whole, the question stays.
+    expect(await window(tokenCount - 1).getItems()).toStrictEqual([question]);
+  });
+
   it('run() sends the greeting to the model before the question', async () => {
     const server = await startResponsesServer(() => [assistantText('msg_1', 'BK-7781.')]);
     cleanups.push(() => server.close());
