@@ -2,6 +2,7 @@ import { type MemorySession, MemValidationError, type Message } from '@mem/core'
 import { lockedStream } from './locked-stream.ts';
 import { checkOptions, type MemoryMiddlewareOptions } from './memory-middleware-options.ts';
 import type { CallOptionsLike, MemoryMiddleware, UsageLike } from './middleware-types.ts';
+import { modelIdOf, modelOption } from './model-id.ts';
 import { fromPrompt, fromResponse, toPrompt } from './prompt-messages.ts';
 import { acquireSessionLock, type SessionLease } from './session-lock.ts';
 import { storePrompt, withoutIdentity } from './store-prompt.ts';
@@ -11,6 +12,8 @@ import { usageOption } from './usage.ts';
 interface Call {
   session: MemorySession;
   lease: SessionLease;
+  /** The wrapped model's id: mem counts the prompt's tokens with its encoding. */
+  model: string | undefined;
   unclaimed: ReturnType<typeof setTimeout>;
 }
 
@@ -24,9 +27,13 @@ async function appendResponse(
   session: MemorySession,
   messages: Message[],
   usage: UsageLike | undefined,
+  model: string | undefined,
 ): Promise<void> {
   if (messages.length === 0) return;
-  await session.append(messages.map(withoutIdentity), usageOption(usage));
+  await session.append(messages.map(withoutIdentity), {
+    ...usageOption(usage),
+    ...modelOption(model),
+  });
 }
 
 function promptOf(params: unknown): readonly unknown[] {
@@ -59,9 +66,11 @@ export function memoryMiddleware(options: MemoryMiddlewareOptions): MemoryMiddle
   const { engine, sessionOf, changedHistory, streamIdleTimeoutMs } = checkOptions(options);
   const calls = new WeakMap<object, Call>();
   // The call `transformParams` prepared, or (wrapped without it) the session and no lock.
-  const claim = async (params: CallOptionsLike) => {
+  const claim = async (params: CallOptionsLike, model: unknown) => {
     const call = calls.get(params);
-    if (call === undefined) return { session: await sessionOf(params), lease: undefined };
+    if (call === undefined) {
+      return { session: await sessionOf(params), lease: undefined, model: modelIdOf(model) };
+    }
     clearTimeout(call.unclaimed);
     calls.delete(params);
     return call;
@@ -70,7 +79,8 @@ export function memoryMiddleware(options: MemoryMiddlewareOptions): MemoryMiddle
   return {
     specificationVersion: 'v3',
 
-    async transformParams({ params }) {
+    async transformParams({ params, model: wrapped }) {
+      const model = modelIdOf(wrapped);
       const prompt = fromPrompt(promptOf(params) as CallOptionsLike['prompt']);
       const session = await sessionOf(params);
       const lease = await acquireSessionLock(engine, session.id, signalOf(params));
@@ -80,12 +90,12 @@ export function memoryMiddleware(options: MemoryMiddlewareOptions): MemoryMiddle
           prompt.filter((m) => m.role !== 'system'),
           changedHistory,
         );
-        const context = await session.context();
+        const context = await session.context(modelOption(model));
         const system = params.prompt.filter((m) => m.role === 'system');
         const next = { ...params, prompt: [...system, ...toPrompt(context.messages)] };
         const unclaimed = setTimeout(() => lease.release(), CLAIM_MS);
         if (typeof unclaimed === 'object') unclaimed.unref?.();
-        calls.set(next, { session, lease, unclaimed });
+        calls.set(next, { session, lease, unclaimed, model });
         return next;
       } catch (error) {
         lease.release();
@@ -93,8 +103,8 @@ export function memoryMiddleware(options: MemoryMiddlewareOptions): MemoryMiddle
       }
     },
 
-    async wrapGenerate({ doGenerate, params }) {
-      const { session, lease } = await claim(params);
+    async wrapGenerate({ doGenerate, params, model: wrapped }) {
+      const { session, lease, model } = await claim(params, wrapped);
       // An aborted call stores nothing, so the next call need not wait for the model to stop.
       const signal = signalOf(params);
       const release = () => lease?.release();
@@ -103,7 +113,7 @@ export function memoryMiddleware(options: MemoryMiddlewareOptions): MemoryMiddle
         const result = await doGenerate();
         // An aborted call stores nothing of its answer, as an aborted stream does.
         if (signal?.aborted !== true) {
-          await appendResponse(session, fromResponse(result.content), result.usage);
+          await appendResponse(session, fromResponse(result.content), result.usage, model);
         }
         return result;
       } finally {
@@ -112,8 +122,8 @@ export function memoryMiddleware(options: MemoryMiddlewareOptions): MemoryMiddle
       }
     },
 
-    async wrapStream({ doStream, params }) {
-      const { session, lease } = await claim(params);
+    async wrapStream({ doStream, params, model: wrapped }) {
+      const { session, lease, model } = await claim(params, wrapped);
       const result = await Promise.resolve(doStream()).catch((error: unknown) => {
         lease?.release();
         throw error;
@@ -122,7 +132,7 @@ export function memoryMiddleware(options: MemoryMiddlewareOptions): MemoryMiddle
         lease,
         signal: signalOf(params),
         idleTimeoutMs: streamIdleTimeoutMs,
-        store: ({ content, usage }) => appendResponse(session, fromResponse(content), usage),
+        store: ({ content, usage }) => appendResponse(session, fromResponse(content), usage, model),
       });
       return { ...result, stream };
     },

@@ -6,6 +6,7 @@ import {
   type AgentStateLike,
   type MemAgentMiddleware,
 } from './agent/agent-middleware-types.ts';
+import { modelIdOf, modelOption } from './agent/model-id.ts';
 import { sortRunStart } from './agent/run-start.ts';
 import { fromLangChainMessage } from './convert/from-langchain.ts';
 import { toLangChainMessages } from './convert/to-langchain.ts';
@@ -21,6 +22,8 @@ export interface MemMiddlewareOptions {
 interface Run {
   session: MemorySession;
   known: Set<string>;
+  /** The id of the chat model the run's newest call went to: tokens are counted for it. */
+  model?: string | undefined;
 }
 
 /**
@@ -89,7 +92,8 @@ export function memMiddleware(options: MemMiddlewareOptions): MemAgentMiddleware
       const run = await runOf(request.state, request.runtime);
       const fresh = unstored(run, request.messages);
       const next = fresh.filter((m) => m.type !== 'system').map(fromLangChainMessage);
-      const context = await run.session.context({ next });
+      run.model = modelIdOf(request.model);
+      const context = await run.session.context({ next, ...modelOption(run.model) });
       const messages = toLangChainMessages(context.messages);
       const pinned = leadingSystem(messages);
       const system = [...fresh.filter((m) => m.type === 'system'), ...pinned];
@@ -107,10 +111,10 @@ export function memMiddleware(options: MemMiddlewareOptions): MemAgentMiddleware
       const fresh = unstored(run, messagesOf(state)).filter((m) => m.type !== 'system');
       if (fresh.length === 0) return undefined;
       const usage = lastUsage(fresh);
-      await run.session.append(
-        fresh.map(fromLangChainMessage),
-        usage === undefined ? {} : { usage },
-      );
+      await run.session.append(fresh.map(fromLangChainMessage), {
+        ...(usage === undefined ? {} : { usage }),
+        ...modelOption(run.model),
+      });
       for (const m of fresh) if (typeof m.id === 'string') run.known.add(m.id);
       return undefined;
     },

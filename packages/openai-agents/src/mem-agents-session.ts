@@ -1,5 +1,11 @@
-import { type MemoryEngine, type MemorySession, MemValidationError } from '@mem/core';
-import type { AgentInputItem, Session } from '@openai/agents';
+import {
+  type MemoryEngine,
+  type MemorySession,
+  MemValidationError,
+  modelCounting,
+  type SessionAppendOptions,
+} from '@mem/core';
+import type { AgentInputItem, RunContext, Session } from '@openai/agents';
 import { itemToMessage, messageToItems } from './agent-items.ts';
 import { validateItems } from './validate-items.ts';
 
@@ -11,6 +17,26 @@ export interface MemAgentsSessionOptions {
   engine: MemoryEngine;
   /** The mem session id (validated by the store: 1-512 characters, no control characters). */
   sessionId: string;
+  /**
+   * The agent's model (e.g. `gpt-4.1`, `claude-sonnet-4-5` through a compatible endpoint): mem
+   * counts tokens with that model's encoding, so the window's budget is in its tokens. Omitted:
+   * the engine's model, else OpenAI's o200k encoding.
+   */
+  model?: string;
+}
+
+/**
+ * The input tokens the provider reported for the run's newest model request (what mem's
+ * `input_tokens_threshold` reads and compares with its own count), when the run has made one.
+ */
+function reportedUsage(runContext: RunContext | undefined): SessionAppendOptions {
+  const usage = runContext?.usage;
+  if (usage === undefined || usage.requests === 0) return {};
+  const newest = usage.requestUsageEntries?.at(-1)?.inputTokens;
+  const inputTokens = newest ?? (usage.requests === 1 ? usage.inputTokens : undefined);
+  return typeof inputTokens === 'number' && Number.isFinite(inputTokens) && inputTokens > 0
+    ? { usage: { inputTokens } }
+    : {};
 }
 
 /**
@@ -28,10 +54,13 @@ export interface MemAgentsSessionOptions {
  * - `clearSession()` removes the session's messages, summaries and indexed knowledge.
  */
 export class MemAgentsSession implements Session {
+  /** The runner passes its run context to every call: the provider's usage is read from it. */
+  readonly acceptsRunContext = true as const;
   readonly #session: MemorySession;
+  readonly #model: { model?: string };
 
   constructor(options: MemAgentsSessionOptions) {
-    const { engine, sessionId } = (options ?? {}) as Partial<MemAgentsSessionOptions>;
+    const { engine, sessionId, model } = (options ?? {}) as Partial<MemAgentsSessionOptions>;
     if (typeof engine?.session !== 'function') {
       throw new MemValidationError(
         'engine',
@@ -44,6 +73,8 @@ export class MemAgentsSession implements Session {
         '[mem/openai-agents] options.sessionId must be a non-empty string naming the conversation, e.g. a user or thread id.',
       );
     }
+    if (model !== undefined) modelCounting(model);
+    this.#model = model === undefined ? {} : { model };
     this.#session = engine.session(sessionId);
   }
 
@@ -51,23 +82,26 @@ export class MemAgentsSession implements Session {
     return this.#session.id;
   }
 
-  async getItems(limit?: number): Promise<AgentInputItem[]> {
+  async getItems(limit?: number, _runContext?: RunContext): Promise<AgentInputItem[]> {
     if (limit !== undefined && (!Number.isSafeInteger(limit) || limit < 0)) {
       throw new MemValidationError(
         'limit',
         `[mem/openai-agents] getItems(limit): limit must be a non-negative integer or undefined, got ${String(limit)}.`,
       );
     }
-    const { messages } = await this.#session.context();
+    const { messages } = await this.#session.context(this.#model);
     const items = messages.flatMap(messageToItems);
     return limit === undefined ? items : items.slice(Math.max(0, items.length - limit));
   }
 
-  async addItems(items: AgentInputItem[]): Promise<void> {
+  async addItems(items: AgentInputItem[], runContext?: RunContext): Promise<void> {
     // Every item is checked before anything is stored: a bad one fails the whole batch.
     const valid = validateItems(items);
     if (valid.length === 0) return;
-    await this.#session.append(valid.map(itemToMessage));
+    await this.#session.append(valid.map(itemToMessage), {
+      ...this.#model,
+      ...reportedUsage(runContext),
+    });
   }
 
   async popItem(): Promise<AgentInputItem | undefined> {

@@ -27,6 +27,8 @@ export interface ModelRequestLike {
   systemPrompt?: string;
   state: AgentStateLike;
   runtime: AgentRuntimeLike;
+  /** The chat model of the call: its `model` / `modelName` picks how mem counts tokens. */
+  model?: unknown;
 }
 
 /** An agent middleware (a value `createMiddleware` would return) with the hooks mem uses. */
