@@ -64,14 +64,6 @@ export class InteractionLog<M extends CountedMessage = CountedMessage> implement
     for (const message of messages) this.append(message);
   }
 
-  /**
-   * @deprecated Always empty: messages before the first user message are the opening
-   *   interaction, `interactions[0]`.
-   */
-  get preamble(): readonly M[] {
-    return [];
-  }
-
   append(message: M): void {
     if (message.role === 'system') {
       this.system.push(message);

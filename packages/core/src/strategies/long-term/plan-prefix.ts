@@ -37,7 +37,6 @@ export function planPrefix(
   const boundary = log.interactions[count]?.messages[0]?.seq ?? Number.POSITIVE_INFINITY;
   const prefix: StoredMessage[] = [];
   for (const m of log.system) if (m.seq < boundary) prefix.push(m);
-  for (const m of log.preamble) if (m.seq < boundary) prefix.push(m);
   for (let i = 0; i < count; i++) prefix.push(...log.interactions[i]!.messages);
   prefix.sort((a, b) => a.seq - b.seq);
 
