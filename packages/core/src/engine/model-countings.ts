@@ -3,6 +3,7 @@ import type { ConversationView } from '../model/interaction-log.ts';
 import type { ShortTermStrategy } from '../strategies/short-term/short-term-strategy.ts';
 import { checkModelId, modelCounting } from '../tokens/model-counting.ts';
 import { createTokenCounter, type TokenCounter } from '../tokens/token-counter.ts';
+import type { Counting } from './counting.ts';
 import type { EngineContext } from './engine-context.ts';
 import { tokenCounterProblem } from './resolve-parts.ts';
 import type { SessionState } from './session-state.ts';
@@ -10,11 +11,7 @@ import type { SessionState } from './session-state.ts';
 /** A counter per model: mem calls it once per model id a call names (or `undefined`: no model). */
 export type TokenCounterForModel = (model: string | undefined) => TokenCounter;
 
-/** One way of counting, with the short-term strategies that budget by it. */
-export interface Counting {
-  readonly counter: TokenCounter;
-  readonly shortTerm: readonly ShortTermStrategy[];
-}
+export type { Counting } from './counting.ts';
 
 /** The engine's countings: one per counter, shared by every session. */
 export interface Countings {

@@ -1,7 +1,7 @@
 import type { KnowledgeHit } from '../knowledge/knowledge-base-spec.ts';
 import { InteractionLog } from '../model/interaction-log.ts';
 import type { Store, StoredMessage } from '../store/store-spec.ts';
-import type { Counting } from './model-countings.ts';
+import type { Counting } from './counting.ts';
 import { readTail } from './read-tail.ts';
 
 /** The prompt of a session's last `context()`, kept to compare with the provider's usage. */

@@ -2,7 +2,7 @@ import type { ContentPart, Message } from '../model/message.ts';
 import { forEachBpeInput, type PieceSplitter } from './bounded-pieces.ts';
 import { claudeEncodingNow, loadClaudeEncoding } from './load-claude-encoding.ts';
 import { mediaStandIn } from './provider-media.ts';
-import type { TokenCounter } from './token-counter.ts';
+import type { TokenCounter } from './token-counter-spec.ts';
 
 /**
  * ai-tokenizer's model table (1.0.6) for every Anthropic model: text is counted with the Claude
