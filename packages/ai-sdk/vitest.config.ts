@@ -11,5 +11,9 @@ export default defineConfig({
     exclude:
       nodeMajor < 22 ? ['**/node_modules/**', '**/*.node22.test.ts'] : ['**/node_modules/**'],
     testTimeout: 60_000,
+    hookTimeout: 60_000,
+    // A standalone Redis and a 3-master Redis Cluster on loopback (the store-redis test setup):
+    // every store-touching case runs on them too.
+    globalSetup: ['../store-redis/src/__fixtures__/redis-servers.ts'],
   },
 });

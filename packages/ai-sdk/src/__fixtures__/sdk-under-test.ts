@@ -2,8 +2,18 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInMemoryStore, type Message, messageText, type Store } from '@mem/core';
+import { createRedisStore, type RedisConnection } from '@mem/store-redis';
 import { createSqliteStore } from '@mem/store-sqlite';
-import { afterAll } from 'vitest';
+import { afterAll, inject } from 'vitest';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** Port of the standalone redis-server the test setup started. */
+    redisPort: number;
+    /** Ports of the three masters of the Redis Cluster the test setup started. */
+    clusterPorts: number[];
+  }
+}
 
 /* The parts of an `ai` major the specification drives; each test file passes its own `ai`. */
 export type Prompt = Array<{ role: string; content: unknown }>;
@@ -46,15 +56,26 @@ export function lastUserText(prompt: Prompt): string {
 }
 
 /**
- * The stores every store-touching case runs on: the in-memory store and SQLite (a file in a
- * temporary directory, removed after the file's tests).
+ * The stores every store-touching case runs on: the in-memory store, SQLite (a file in a
+ * temporary directory, removed after the file's tests), and a standalone Redis and a Redis
+ * Cluster started on loopback by the test setup (a key prefix no other store uses).
  */
 export function storeKinds(): Array<[name: string, create: () => Store]> {
   let dir: string | undefined;
   let n = 0;
-  afterAll(() => {
+  const opened: Store[] = [];
+  afterAll(async () => {
+    await Promise.all(opened.map((store) => store.close()));
     if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
   });
+  const redis = (connection: RedisConnection) => () => {
+    const prefix = `ai${process.pid}x${Date.now().toString(36)}x${n++}`;
+    const store = createRedisStore({ ...connection, prefix });
+    opened.push(store);
+    return store;
+  };
+  const url = `redis://127.0.0.1:${inject('redisPort')}`;
+  const nodes = inject('clusterPorts').map((port) => ({ host: '127.0.0.1', port }));
   return [
     ['the in-memory store', () => createInMemoryStore()],
     [
@@ -64,5 +85,7 @@ export function storeKinds(): Array<[name: string, create: () => Store]> {
         return createSqliteStore({ path: join(dir, `mem-${n++}.db`) });
       },
     ],
+    ['standalone Redis', redis({ url })],
+    ['Redis Cluster', redis({ nodes })],
   ];
 }
