@@ -17,5 +17,8 @@ export default defineConfig({
     include: ['src/**/*.test.ts'],
     exclude: [...configDefaults.exclude, ...node22Only],
     testTimeout: 60_000,
+    hookTimeout: 60_000,
+    // A standalone Redis and a 3-master Redis Cluster on loopback (the store-redis test setup).
+    globalSetup: ['../store-redis/src/__fixtures__/redis-servers.ts'],
   },
 });

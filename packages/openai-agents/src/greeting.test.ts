@@ -1,11 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createInMemoryStore, createMemoryEngine, type Store } from '@mem/core';
-import { createSqliteStore } from '@mem/store-sqlite';
+import { createMemoryEngine } from '@mem/core';
 import { type AgentInputItem, run } from '@openai/agents';
 import { afterEach, describe, expect, it } from 'vitest';
 import { assistantText, startResponsesServer } from './__fixtures__/responses-server.ts';
+import { storeKinds } from './__fixtures__/store-kinds.ts';
 import { weatherAgent } from './__fixtures__/weather-agent.ts';
 import { MemAgentsSession } from './mem-agents-session.ts';
 
@@ -14,19 +11,7 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-const stores: Array<[string, () => Store]> = [
-  ['in-memory store', () => createInMemoryStore()],
-  [
-    'SQLite store',
-    () => {
-      const dir = mkdtempSync(join(tmpdir(), 'mem-agents-greeting-'));
-      const store = createSqliteStore({ path: join(dir, 'mem.db') });
-      cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-      cleanups.push(() => store.close());
-      return store;
-    },
-  ],
-];
+const stores = storeKinds('greeting');
 const profiles: Array<[string, object]> = [
   ['no strategy', {}],
   [

@@ -1,8 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createInMemoryStore, createMemoryEngine, type Store } from '@mem/core';
-import { createSqliteStore } from '@mem/store-sqlite';
+import { createMemoryEngine } from '@mem/core';
 import { type AgentInputItem, run, type Session } from '@openai/agents';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -11,6 +7,7 @@ import {
   type ResponsesServer,
   startResponsesServer,
 } from './__fixtures__/responses-server.ts';
+import { storeKinds } from './__fixtures__/store-kinds.ts';
 import { weatherAgent } from './__fixtures__/weather-agent.ts';
 import { MemAgentsSession } from './mem-agents-session.ts';
 
@@ -30,19 +27,7 @@ async function weatherServer(): Promise<ResponsesServer> {
   return server;
 }
 
-const stores: Array<[string, () => Store]> = [
-  ['in-memory store', () => createInMemoryStore()],
-  [
-    'SQLite store',
-    () => {
-      const dir = mkdtempSync(join(tmpdir(), 'mem-agents-'));
-      const store = createSqliteStore({ path: join(dir, 'mem.db') });
-      cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-      cleanups.push(() => store.close());
-      return store;
-    },
-  ],
-];
+const stores = storeKinds('session');
 
 /** Items as the Responses API receives them: role and type, and the text or call. */
 function requestShape(input: Array<Record<string, unknown>>) {

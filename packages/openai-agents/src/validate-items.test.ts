@@ -1,10 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createInMemoryStore, createMemoryEngine, MemValidationError, type Store } from '@mem/core';
-import { createSqliteStore } from '@mem/store-sqlite';
+import { createMemoryEngine, MemValidationError } from '@mem/core';
 import type { AgentInputItem } from '@openai/agents';
 import { afterEach, describe, expect, it } from 'vitest';
+import { storeKinds } from './__fixtures__/store-kinds.ts';
 import { MemAgentsSession } from './mem-agents-session.ts';
 
 const cleanups: Array<() => void> = [];
@@ -12,19 +9,7 @@ afterEach(() => {
   for (const cleanup of cleanups.splice(0).reverse()) cleanup();
 });
 
-const stores: Array<[string, () => Store]> = [
-  ['in-memory store', () => createInMemoryStore()],
-  [
-    'SQLite store',
-    () => {
-      const dir = mkdtempSync(join(tmpdir(), 'mem-agents-items-'));
-      const store = createSqliteStore({ path: join(dir, 'mem.db') });
-      cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-      cleanups.push(() => void store.close());
-      return store;
-    },
-  ],
-];
+const stores = storeKinds('items');
 
 const png = 'data:image/png;base64,iVBORw0KGgo=';
 /** One item of every kind the Agents SDK produces or accepts, plus a kind it may add later. */
