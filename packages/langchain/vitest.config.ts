@@ -16,5 +16,8 @@ export default defineConfig({
     include: ['src/**/*.test.ts'],
     exclude: node < 22 ? ['**/node_modules/**', '**/*.node22.test.ts'] : ['**/node_modules/**'],
     testTimeout: 60_000,
+    hookTimeout: 60_000,
+    // A standalone Redis and a 3-master Redis Cluster on loopback (the store-redis test setup).
+    globalSetup: ['../store-redis/src/__fixtures__/redis-servers.ts'],
   },
 });

@@ -14,6 +14,7 @@ import { createAgent } from 'langchain';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openAgent } from './__fixtures__/agent-run.ts';
 import { AnsweringChatModel } from './__fixtures__/answering-chat-model.ts';
+import { storeKinds } from './__fixtures__/store-kinds.ts';
 import { fromLangChainMessages } from './convert/from-langchain.ts';
 import { memMiddleware } from './mem-middleware.ts';
 
@@ -28,7 +29,9 @@ const window = (tokens: number) => ({
   ],
 });
 
-describe('memMiddleware on createAgent', () => {
+const stores = storeKinds('middleware');
+
+describe.each(stores)('memMiddleware on createAgent, on the %s', (_, openStore) => {
   it('keeps a thread across two agents on one SQLite file: the second call sees the first turn', async () => {
     const path = dbFile();
     const first = openAgent(path, window(2000));
@@ -57,7 +60,7 @@ describe('memMiddleware on createAgent', () => {
   });
 
   it('stores a tool loop once: the call, its result and the answer', async () => {
-    const run = openAgent(dbFile(), window(2000));
+    const run = openAgent(openStore(), window(2000));
     const out = await run.ask('Weather in Lisbon?', 'tools');
     expect(out.messages.map((m) => m.type)).toEqual(['human', 'ai', 'tool', 'ai']);
     // The second model call of the run saw its own call and result, not yet stored.
@@ -80,7 +83,7 @@ describe('memMiddleware on createAgent', () => {
   });
 
   it("reports the model's usage to mem: the provider's input tokens fire input_tokens_threshold", async () => {
-    const run = openAgent(dbFile(), {
+    const run = openAgent(openStore(), {
       ...window(2000),
       long_term_memory_strategy: [
         { long_term_memory_id: 'summarizer', input_tokens_threshold: 2500, interaction_keep: 1 },
@@ -96,7 +99,7 @@ describe('memMiddleware on createAgent', () => {
   });
 
   it("gives every model call mem's window: within the budget, a tool call never without its result", async () => {
-    const run = openAgent(dbFile(), window(160));
+    const run = openAgent(openStore(), window(160));
     for (let i = 0; i < 8; i++) {
       await run.ask(`Weather in City number ${i} of the long list of cities we care about?`, 'b');
     }
@@ -113,7 +116,7 @@ describe('memMiddleware on createAgent', () => {
   });
 
   it('isolates five overlapping invokes on one thread: each answers its own question, stored in pairs', async () => {
-    const run = openAgent(dbFile(), window(4000), { delayMs: 5 });
+    const run = openAgent(openStore(), window(4000), { delayMs: 5 });
     await run.ask('Hello', 'busy');
     const questions = ['one', 'two', 'three', 'four', 'five'].map((n) => `Question ${n}`);
     const results = await Promise.all(questions.map((q) => run.ask(q, 'busy')));
@@ -140,7 +143,7 @@ describe('memMiddleware on createAgent', () => {
   });
 
   it('stores nothing of a failed run, and the retried question once', async () => {
-    const run = openAgent(dbFile(), window(2000));
+    const run = openAgent(openStore(), window(2000));
     await run.ask('Hello', 'fails');
     await expect(run.ask('Please fail.', 'fails')).rejects.toThrow('503 from the provider');
     expect((await run.history('fails')).map((m) => messageText(m))).toEqual([
@@ -157,7 +160,7 @@ describe('memMiddleware on createAgent', () => {
   });
 
   it('shows the model a thread that starts with an assistant greeting', async () => {
-    const run = openAgent(dbFile(), window(2000));
+    const run = openAgent(openStore(), window(2000));
     const greeting = new AIMessage('Hi, I am Ada from Acme support. How can I help?');
     await run.agent.invoke(
       { messages: [greeting, new HumanMessage('Who are you?')] },
@@ -225,7 +228,7 @@ describe('memMiddleware on createAgent', () => {
   });
 
   it('refuses a malformed input message with a MemValidationError naming it, storing nothing', async () => {
-    const run = openAgent(dbFile(), window(2000));
+    const run = openAgent(openStore(), window(2000));
     const bad = new HumanMessage({
       content: 'hi',
       additional_kwargs: { sentAt: new Date(0) },

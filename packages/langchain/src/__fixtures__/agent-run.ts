@@ -14,11 +14,15 @@ export const getWeather = tool(async ({ city }) => `18°C and sunny in ${city}.`
 });
 
 /**
- * One run of an app: its own SQLite store (on `path`) and engine, and a real `createAgent` on
+ * One run of an app: its own store (a SQLite file at `place`, or the store given) and engine, and a real `createAgent` on
  * mem's middleware with a model that answers from its input.
  */
-export function openAgent(path: string, profile: unknown, options: { delayMs?: number } = {}) {
-  const store = createSqliteStore({ path });
+export function openAgent(
+  place: string | Store,
+  profile: unknown,
+  options: { delayMs?: number } = {},
+) {
+  const store = typeof place === 'string' ? createSqliteStore({ path: place }) : place;
   const engine = createMemoryEngine({ profile, store });
   const model = new AnsweringChatModel(options.delayMs);
   const agent = createAgent({
@@ -35,6 +39,6 @@ export function openAgent(path: string, profile: unknown, options: { delayMs?: n
     agent,
     ask,
     history,
-    close: () => (store as Store & { close(): void }).close(),
+    close: () => store.close(),
   };
 }
