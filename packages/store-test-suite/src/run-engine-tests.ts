@@ -1,4 +1,4 @@
-import { Memory, MemoryManager } from '@mem/core';
+import { createMemoryEngine, Memory, MemoryManager } from '@mem/core';
 import {
   isSummaryMessage,
   type KnowledgeBase,
@@ -113,6 +113,31 @@ export function runEngineTests(
   });
 
   describe(`facades on ${name}`, () => {
+    it('a conversation that opens with an assistant greeting shows it before the first question, also to a second process', async () => {
+      const place = await createPlace('greeting');
+      const profile = {
+        short_term_memory_strategy: [{ memory_strategy_id: 'max_tokens', memory_max_tokens: 8000 }],
+      };
+      const store = place.store();
+      const session = createMemoryEngine({ store, profile }).session('greet');
+      await session.append({ role: 'assistant', content: 'Hi! Your booking code is BK-7781.' });
+      await session.append({ role: 'user', content: 'What was my booking code?' });
+      const lines = (messages: readonly { role: string }[]) =>
+        messages.map((m) => `${m.role}: ${messageText(m as never)}`);
+      const expected = [
+        'assistant: Hi! Your booking code is BK-7781.',
+        'user: What was my booking code?',
+      ];
+      const here = (await session.context()).messages;
+      expect(lines(here)).toEqual(expected);
+      expect(promptProblems(here)).toEqual([]);
+
+      const other = place.store();
+      const reopened = createMemoryEngine({ store: other, profile }).session('greet');
+      expect(lines((await reopened.context()).messages)).toEqual(expected);
+      await Promise.all([store.close(), other.close()]);
+    });
+
     it("Memory (strategy 'summary') summarizes into the shared store and reopens by sessionId", async () => {
       const place = await createPlace('memory');
       const store = place.store();
