@@ -138,8 +138,14 @@ describe('the @mem/ai-sdk README', () => {
 });
 
 describe('the @mem/langchain README', () => {
-  it('shows examples/langchain-quickstart.ts under "Quick start", verbatim', async () => {
+  it('shows examples/langchain-agent.ts under "Quick start", verbatim', async () => {
     expect(codeAfter(await read('../packages/langchain/README.md'), '## Quick start')).toBe(
+      await read('./langchain-agent.ts'),
+    );
+  });
+
+  it('shows examples/langchain-quickstart.ts under "A chat with history", verbatim', async () => {
+    expect(codeAfter(await read('../packages/langchain/README.md'), '## A chat with history')).toBe(
       await read('./langchain-quickstart.ts'),
     );
   });
