@@ -1,3 +1,5 @@
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { fmtUs, now, printTable, summarizeSamples } from '@mem/bench-kit';
 import { createInMemoryStore, createMemoryEngine, type MemorySession } from '@mem/core';
 import { generateText, wrapLanguageModel } from 'ai';
@@ -13,6 +15,18 @@ import { memoryMiddleware } from '../src/index.ts';
  * the bare mock model. Interleaved rounds; the middleware's own cost is the difference.
  */
 const quick = process.argv.includes('--quick');
+/**
+ * `--before=<dir>`: a baseline middleware, the `src/` of an earlier commit
+ * (`git archive <rev> packages/ai-sdk/src | tar -x --strip-components=2 -C packages/ai-sdk/.bench-before`,
+ * so it resolves `@mem/core` from this workspace), run in the same rounds on its own session.
+ */
+const beforeDir = process.argv.find((a) => a.startsWith('--before='))?.slice('--before='.length);
+const baseline =
+  beforeDir === undefined
+    ? undefined
+    : ((await import(pathToFileURL(resolve(beforeDir, 'src/index.ts')).href)) as {
+        memoryMiddleware: typeof memoryMiddleware;
+      });
 const sizes = quick ? [10, 1_000] : [10, 1_000, 10_000];
 const rounds = quick ? 3 : 8;
 const perRound = quick ? 20 : 50;
@@ -42,13 +56,26 @@ for (const size of sizes) {
   const wrapped = engine.session('middleware');
   await prefill(byHand, size);
   await prefill(wrapped, size);
+  if (baseline !== undefined) await prefill(engine.session('before'), size);
   let turn = size;
   const bare = new MockLanguageModelV3({ doGenerate: async () => textResult(answer(turn)) });
   const model = wrapLanguageModel({
     model: new MockLanguageModelV3({ doGenerate: async () => textResult(answer(turn)) }),
     middleware: memoryMiddleware({ engine, sessionId: 'middleware' }),
   });
-  const samples = { hand: [] as number[], middleware: [] as number[], bare: [] as number[] };
+  const before =
+    baseline === undefined
+      ? undefined
+      : wrapLanguageModel({
+          model: new MockLanguageModelV3({ doGenerate: async () => textResult(answer(turn)) }),
+          middleware: baseline.memoryMiddleware({ engine, sessionId: 'before' }),
+        });
+  const samples = {
+    hand: [] as number[],
+    middleware: [] as number[],
+    bare: [] as number[],
+    before: [] as number[],
+  };
   for (let r = -1; r < rounds; r++) {
     const keep = r >= 0;
     for (let i = 0; i < perRound; i++, turn++) {
@@ -63,18 +90,30 @@ for (const size of sizes) {
       t0 = now();
       await generateText({ model: bare, prompt: question(turn) });
       if (keep) samples.bare.push(Number(now() - t0));
+      if (before !== undefined) {
+        t0 = now();
+        await generateText({ model: before, prompt: question(turn) });
+        if (keep) samples.before.push(Number(now() - t0));
+      }
     }
   }
   const hand = summarizeSamples(samples.hand);
   const middleware = summarizeSamples(samples.middleware);
   const plain = summarizeSamples(samples.bare);
   const overheadUs = middleware.medianUs - plain.medianUs - hand.medianUs;
+  const was = before === undefined ? undefined : summarizeSamples(samples.before);
   rows.push({
     'earlier interactions': size.toLocaleString('en-US'),
     'engine by hand': fmtUs(hand.medianUs),
     'generateText, bare model': fmtUs(plain.medianUs),
     'generateText + memoryMiddleware': fmtUs(middleware.medianUs),
     'middleware beyond both': fmtUs(overheadUs),
+    ...(was === undefined
+      ? {}
+      : {
+          'middleware, before': fmtUs(was.medianUs),
+          'now / before': (middleware.medianUs / was.medianUs).toFixed(2),
+        }),
   });
   out.push({
     interactions: size,
@@ -83,6 +122,7 @@ for (const size of sizes) {
     middlewareMedianUs: middleware.medianUs,
     middlewareP90Us: middleware.p90Us,
     overheadUs,
+    ...(was === undefined ? {} : { beforeMedianUs: was.medianUs }),
   });
 }
 printTable(
