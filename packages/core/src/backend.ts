@@ -75,6 +75,7 @@ export {
   parseCompactInput,
   parseCountedMessages,
   parseEraseInput,
+  parseFlushInput,
   parseIdempotencyKey,
   parseListOptions,
   parseReadOptions,
@@ -93,6 +94,8 @@ export type {
   CompactResult,
   EraseInput,
   EraseResult,
+  FlushInput,
+  FlushResult,
   IdempotencyRecord,
   ListOptions,
   ListResult,
@@ -106,6 +109,7 @@ export type {
   StoreCapabilities,
   StoredMessage,
   StoreV1,
+  StoreV2,
   SummaryRecord,
 } from './store/store-spec.ts';
 export { STORE_SPECIFICATION_VERSION } from './store/store-spec.ts';

@@ -5,6 +5,7 @@ import type {
   CompactResult,
   CountedMessage,
   EraseResult,
+  FlushResult,
   PopResult,
 } from '@mem/core/backend';
 import { storedOf } from './decode-rows.ts';
@@ -14,8 +15,8 @@ import type { MessageRow, SessionRef, Statements } from './statements.ts';
 const NO_UPPER_BOUND = Number.MAX_SAFE_INTEGER;
 
 /*
- * The changes that rewrite a session's prefix (and so bump its epoch): compaction, erasure and
- * replace. Each runs inside the operation's transaction: a throw rolls everything back.
+ * The changes that rewrite a session's prefix (and so bump its epoch): compaction, erasure,
+ * replace and flush. Each runs inside the operation's transaction: a throw rolls everything back.
  */
 
 /** The active prefix `seq <= throughSeq`, which must hold a message and end inside the log. */
@@ -161,6 +162,23 @@ export function replaceSession(
   touch(head, at, true);
   const { version, epoch, lastSeq } = head;
   return { version, epoch, firstSeq, lastSeq, duplicate: false };
+}
+
+/**
+ * Flush (epoch already checked): deletes every archived row and summary record of the session,
+ * which frees the archived ids (ids in use are those of active and archived rows); the active
+ * rows stay. Bumps the counters only when something was deleted; the caller then saves the head.
+ */
+export function flushSession(
+  st: Statements,
+  ref: SessionRef,
+  head: SessionHead,
+  at: number,
+): FlushResult {
+  const droppedMessages = st.deleteWholeArchive.run(ref.id).changes;
+  const droppedSummaries = st.deleteAllSummaries.run(ref.id).changes;
+  if (droppedMessages + droppedSummaries > 0) touch(head, at, true);
+  return { version: head.version, epoch: head.epoch, droppedMessages, droppedSummaries };
 }
 
 /** Splits a prefix into the pinned messages (which stay active) and the rest. */

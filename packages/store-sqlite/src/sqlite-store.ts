@@ -7,6 +7,7 @@ import {
   epochConflictError,
   parseCompactInput,
   parseEraseInput,
+  parseFlushInput,
   parseListOptions,
   parseReadOptions,
   parseReplaceInput,
@@ -20,7 +21,13 @@ import {
 import { type ChangeMark, connect } from './connection.ts';
 import { recordOf, storedOf } from './decode-rows.ts';
 import { sortKey } from './sort-key.ts';
-import { compactSession, eraseSession, popNewest, replaceSession } from './sqlite-rewrite.ts';
+import {
+  compactSession,
+  eraseSession,
+  flushSession,
+  popNewest,
+  replaceSession,
+} from './sqlite-rewrite.ts';
 import {
   appendMessages,
   headOf,
@@ -59,7 +66,7 @@ interface SessionKey {
 }
 
 /**
- * A `Store` (spec `mem.store.v1`) on SQLite through better-sqlite3, with the in-memory store's
+ * A `Store` (spec `mem.store.v2`) on SQLite through better-sqlite3, with the in-memory store's
  * semantics exactly (same validation, errors and counters; `@mem/store-test-suite` checks it).
  *
  * - Connects lazily on first use: PRAGMAs (WAL for files, busy timeout, foreign keys,
@@ -73,6 +80,8 @@ interface SessionKey {
  *   part of SQL text.
  * - Tail reads (`from: 'end'` + `limit`) walk the `(session, seq)` key backwards:
  *   O(limit), whatever the session's length.
+ * - `flush` checks the epoch and deletes the session's archive and summary rows in one IMMEDIATE
+ *   transaction; active rows are not touched.
  * - `pop` reads the newest row and deletes it in the same IMMEDIATE transaction, so no append
  *   can slip in between.
  * - `clear` keeps the counters (a row with `live = 0`) until the TTL ends; expired sessions read
@@ -290,6 +299,28 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
           throw versionConflictError(sessionId, parsed.expectedVersion, head.version);
         }
         return (st, ref, at) => replaceSession(st, ref, head, parsed.messages, at);
+      });
+    }),
+
+    flush: run((sessionId, input) => {
+      begin(sessionId);
+      const { expectedEpoch } = parseFlushInput(input);
+      const key = locate(sessionId);
+      return connection.write((st) => {
+        const at = now();
+        const row = rowForWrite(st, key, at);
+        const head = headOf(row, at);
+        if (head.epoch !== expectedEpoch) {
+          throw epochConflictError(sessionId, expectedEpoch, head.epoch);
+        }
+        const none = { droppedMessages: 0, droppedSummaries: 0 };
+        if (row?.live !== 1) return { version: head.version, epoch: head.epoch, ...none };
+        const ref = refOf(key, row);
+        const flushed = flushSession(st, ref, head, at);
+        if (flushed.droppedMessages + flushed.droppedSummaries === 0) return flushed;
+        saveHead(st, ref, head, expiry(at));
+        sweep(st, at);
+        return flushed;
       });
     }),
 

@@ -183,6 +183,10 @@ export function prepareStatements(db: Database) {
       'SELECT seq, id, json FROM mem_archive WHERE session = @s AND summary_id = @summaryId ORDER BY rowid',
     ),
     deleteArchived: p('DELETE FROM mem_archive WHERE session = @s AND summary_id = @summaryId'),
+    /** session: every archived message of it (flush). */
+    deleteWholeArchive: p('DELETE FROM mem_archive WHERE session = ?'),
+    /** session: every summary record of it (flush). */
+    deleteAllSummaries: p('DELETE FROM mem_summaries WHERE session = ?'),
     summaries: p<{ summary_id: string; json: string }>(
       'SELECT summary_id, json FROM mem_summaries WHERE session = ? ORDER BY rowid',
     ),

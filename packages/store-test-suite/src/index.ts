@@ -21,6 +21,7 @@ export {
   textMessage,
   uniqueId,
 } from './fixtures.ts';
+export { flushTests } from './flush-tests.ts';
 export { inputBoundsTests, nested, STORE_LIMITS } from './input-bounds-tests.ts';
 export { knowledgeBaseAddTests } from './kb-add-tests.ts';
 export { INVALID_COLLECTION_IDS, knowledgeBaseBadInputTests } from './kb-bad-input-tests.ts';

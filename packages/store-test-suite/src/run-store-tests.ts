@@ -8,6 +8,7 @@ import { compactionTests } from './compaction-tests.ts';
 import { concurrencyTests } from './concurrency-tests.ts';
 import { eraseTests } from './erase-tests.ts';
 import { exportImportTests } from './export-import-tests.ts';
+import { flushTests } from './flush-tests.ts';
 import { inputBoundsTests } from './input-bounds-tests.ts';
 import { listTests } from './list-tests.ts';
 import { namespaceTests } from './namespace-tests.ts';
@@ -25,6 +26,7 @@ export const STORE_TEST_GROUPS = [
   eraseTests,
   popTests,
   replaceTests,
+  flushTests,
   clearTests,
   listTests,
   exportImportTests,

@@ -30,11 +30,11 @@ describe('the engine checks the parts it is given against the spec versions it s
     const error = refusal(() =>
       createMemoryEngine({
         profile: {},
-        store: withVersion(createInMemoryStore(), 'mem.store.v2'),
+        store: withVersion(createInMemoryStore(), 'mem.store.v1'),
       }),
     );
     expect(error.field).toBe('store');
-    expect(error.message).toContain('specificationVersion "mem.store.v1", got "mem.store.v2"');
+    expect(error.message).toContain('specificationVersion "mem.store.v2", got "mem.store.v1"');
   });
 
   it('refuses a store without a version or missing methods, naming them', () => {
@@ -42,7 +42,7 @@ describe('the engine checks the parts it is given against the spec versions it s
     expect(
       refusal(() => createMemoryEngine({ profile: {}, store: unversioned as never })).message,
     ).toContain('this one has none');
-    const partial = { specificationVersion: 'mem.store.v1', append: async () => ({}) };
+    const partial = { specificationVersion: 'mem.store.v2', append: async () => ({}) };
     expect(
       refusal(() => createMemoryEngine({ profile: {}, store: partial as never })).message,
     ).toMatch(/read\(\), info\(\), compact\(\).* missing/);

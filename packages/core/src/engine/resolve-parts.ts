@@ -21,6 +21,7 @@ const STORE_METHODS = [
   'compact',
   'erase',
   'replace',
+  'flush',
   'clear',
   'summaries',
   'archived',

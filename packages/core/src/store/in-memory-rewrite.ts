@@ -7,12 +7,13 @@ import type {
   CompactInput,
   CompactResult,
   EraseResult,
+  FlushResult,
   StoredMessage,
 } from './store-spec.ts';
 
 /*
- * The changes that rewrite a session's prefix (and so bump its epoch): compaction, erasure and
- * replace. Like every session function, each throws before changing anything or applies it all.
+ * The changes that rewrite a session's prefix (and so bump its epoch): compaction, erasure,
+ * replace and flush. Like every session function, each throws before changing anything or applies it all.
  */
 
 /**
@@ -112,6 +113,27 @@ export function replaceSession(
   s.tokenCount = sumTokens(messages);
   touch(s, now, true);
   return { version: s.version, epoch: s.epoch, firstSeq, lastSeq: s.lastSeq, duplicate: false };
+}
+
+/**
+ * Flush (epoch already checked): drops every archive and summary record and frees the ids of the
+ * dropped originals; the active messages stay as they are. Changes nothing when there is nothing
+ * to drop.
+ */
+export function flushSession(s: SessionState, now: number): FlushResult {
+  let droppedMessages = 0;
+  for (const originals of s.archive.values()) {
+    droppedMessages += originals.length;
+    for (const original of originals) s.ids.delete(original.id);
+  }
+  const droppedSummaries = s.summaries.size;
+  if (droppedMessages === 0 && droppedSummaries === 0) {
+    return { version: s.version, epoch: s.epoch, droppedMessages, droppedSummaries };
+  }
+  s.archive = new Map();
+  s.summaries = new Map();
+  touch(s, now, true);
+  return { version: s.version, epoch: s.epoch, droppedMessages, droppedSummaries };
 }
 
 /** Splits a prefix into the pinned messages (which stay active) and the rest. */

@@ -1,6 +1,6 @@
 import { MemStoreError } from '../errors/errors.ts';
 import { type InMemoryEntry, inMemoryNamespace } from './in-memory-backend.ts';
-import { compactSession, eraseSession, replaceSession } from './in-memory-rewrite.ts';
+import { compactSession, eraseSession, flushSession, replaceSession } from './in-memory-rewrite.ts';
 import {
   appendToSession,
   assertNewIds,
@@ -20,6 +20,7 @@ import {
   parseCompactInput,
   parseCountedMessages,
   parseEraseInput,
+  parseFlushInput,
   parseIdempotencyKey,
   parseListOptions,
   parseReadOptions,
@@ -36,7 +37,7 @@ export type { InMemoryStoreOptions } from './in-memory-store-options.ts';
 const DEFAULT_LIST_LIMIT = 100;
 
 /**
- * A `Store` (spec `mem.store.v1`) that keeps sessions in process memory; not durable, one process.
+ * A `Store` (spec `mem.store.v2`) that keeps sessions in process memory; not durable, one process.
  *
  * Semantics, shared with every backend through `@mem/store-test-suite`:
  * - Operations are synchronous inside, so each one is atomic: it checks and writes with no
@@ -44,7 +45,8 @@ const DEFAULT_LIST_LIMIT = 100;
  * - Session ids are checked with `assertValidSessionId` before anything else; inputs are checked
  *   with the Message zod schema, need a non-negative integer `tokenCount` and JSON-safe values.
  * - `seq` starts at 1 and grows by one per appended message; it is never reused, not even after
- *   `clear`. `version` grows by one on every change; `epoch` on compact, erase, replace and clear.
+ *   `clear`. `version` grows by one on every change; `epoch` on compact, erase, replace and clear
+ *   (and on a pop or flush that removed something).
  * - `append` rejects an empty batch and ids already used in the session (active or archived). An
  *   idempotency key seen before (the last 1,024 per session are kept, also across compact,
  *   erase and replace) returns its first result with `duplicate: true` and writes nothing.
@@ -59,6 +61,10 @@ const DEFAULT_LIST_LIMIT = 100;
  *   counts active messages), and with an erased summary its archived originals and record.
  * - `replace` makes the session exactly the given messages (may be empty), numbered after
  *   `lastSeq`, and drops archive and summaries; `expectedVersion` makes it a compare-and-swap.
+ * - `flush` (at `expectedEpoch`, else `MemStoreConflictError`) drops every archive and summary
+ *   record and frees the dropped originals' ids (version + 1, epoch + 1); the active messages
+ *   keep their seqs. With nothing to drop (unknown, cleared or never compacted) it changes
+ *   nothing and returns the current counters.
  * - `pop` removes the newest active message unless it is a summary (version + 1, epoch + 1, id
  *   freed, lastSeq and idempotency keys kept); an empty, unknown or summary-topped session
  *   changes nothing and returns `message: null` with the current counters.
@@ -196,6 +202,19 @@ export function createInMemoryStore(options: InMemoryStoreOptions = {}): Store {
       }
       const result = replaceSession(state, checked.messages, at);
       save(state, at);
+      return result;
+    }),
+
+    flush: run((sessionId, input) => {
+      const at = begin(sessionId);
+      const { expectedEpoch } = parseFlushInput(input);
+      const found = entry(sessionId, at);
+      const { version, epoch } = counters(found);
+      if (epoch !== expectedEpoch) throw epochConflictError(sessionId, expectedEpoch, epoch);
+      if (found?.kind !== 'live')
+        return { version, epoch, droppedMessages: 0, droppedSummaries: 0 };
+      const result = flushSession(found.state, at);
+      if (result.droppedMessages + result.droppedSummaries > 0) save(found.state, at);
       return result;
     }),
 

@@ -7,6 +7,7 @@ import {
   compactInputSchema,
   countedMessageSchema,
   eraseInputSchema,
+  flushInputSchema,
   listOptionsSchema,
   readOptionsSchema,
   replaceInputSchema,
@@ -14,6 +15,7 @@ import {
 import type {
   CompactInput,
   EraseInput,
+  FlushInput,
   ListOptions,
   ReadOptions,
   ReplaceInput,
@@ -171,6 +173,12 @@ function checkKeepSeqs(keepSeqs: readonly number[] | undefined, throughSeq: numb
       '[mem/store] keepSeqs cannot contain throughSeq; end the range at the last message that is not pinned.',
     );
   }
+}
+
+/** Checks a `flush`: the epoch the conversation was read at. */
+export function parseFlushInput(input: unknown): FlushInput {
+  const { expectedEpoch } = parseWith(flushInputSchema, input, '');
+  return { expectedEpoch };
 }
 
 /** Checks a `replace`: the messages may be empty (the session is then emptied, not removed). */

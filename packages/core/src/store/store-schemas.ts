@@ -97,6 +97,8 @@ export const compactInputSchema = z.object({
 
 export const eraseInputSchema = z.object({ expectedEpoch: count, throughSeq: seq, keepSeqs });
 
+export const flushInputSchema = z.object({ expectedEpoch: count });
+
 export const replaceInputSchema = z.object({
   expectedVersion: count.optional(),
   messages: z.array(countedMessageSchema),

@@ -1,8 +1,13 @@
 import type { Message } from '../model/message.ts';
 
 /**
- * The Store contract, version 1. A spec is types only: backends implement it in their own
+ * The Store contract, version 2. A spec is types only: backends implement it in their own
  * packages (`@mem/store-sqlite`, `@mem/store-redis`) and prove it with `@mem/store-test-suite`.
+ *
+ * Versions: a change a backend must implement gets a new version (a new `StoreVn` beside the
+ * old one, a new `STORE_SPECIFICATION_VERSION`, `Store` pointing at it); core refuses a store
+ * of another version with the reason (`storeProblem`). v2 = v1 + `flush` (FLUSH persistence:
+ * the stored session becomes exactly its active messages).
  *
  * Model: a session is an ordered log of *active* messages, each with a per-session sequence
  * number (`seq`, strictly increasing, never reused). Appends add to the end. Compaction replaces
@@ -13,9 +18,9 @@ import type { Message } from '../model/message.ts';
  * Every change is atomic.
  *
  * Two counters guard concurrent writers:
- * - `version` grows on every change (append, compaction, erase, replace).
+ * - `version` grows on every change (append, compaction, erase, replace, flush).
  * - `epoch` grows on changes that remove or rewrite messages (compaction, erase, replace, clear,
- *   and a `pop` that removed a message). Appends never change it, so a compaction planned at
+ *   a `pop` that removed a message, and a `flush` that dropped something). Appends never change it, so a compaction planned at
  *   epoch E still commits after concurrent appends (they only add messages after `throughSeq`),
  *   but fails with `MemStoreConflictError` if another compaction, erase, replace or pop won the
  *   race. (A pop bumps the epoch because a plan may cover the popped message, and because a
@@ -33,7 +38,7 @@ import type { Message } from '../model/message.ts';
  *   session totals stay safe integers;
  * - `content` is a string or content parts, never `null`.
  */
-export const STORE_SPECIFICATION_VERSION = 'mem.store.v1';
+export const STORE_SPECIFICATION_VERSION = 'mem.store.v2';
 
 /**
  * What a store declares about itself. Descriptive: core behaves the same with any of them (it
@@ -165,6 +170,20 @@ export interface ReplaceInput {
   messages: Array<Message & { tokenCount: number }>;
 }
 
+export interface FlushInput {
+  /** The epoch the caller read the conversation at: the flush commits only at this epoch. */
+  expectedEpoch: number;
+}
+
+export interface FlushResult {
+  version: number;
+  epoch: number;
+  /** Archived originals dropped (folded summaries included). */
+  droppedMessages: number;
+  /** Summary records dropped. 0 with `droppedMessages` 0: nothing changed, counters as they were. */
+  droppedSummaries: number;
+}
+
 export interface ListOptions {
   cursor?: string;
   limit?: number;
@@ -212,12 +231,14 @@ export interface PopResult {
 }
 
 /**
+ * The Store contract, version 1 (`mem.store.v1`): version 2 without `flush`. Core no longer
+ * accepts it; kept so a backend author can see what changed.
+ *
  * A namespaced view of a backend. Session ids are validated with `assertValidSessionId`; they
  * never become SQL text or a key pattern.
  */
-/** The Store contract, version 1 (`mem.store.v1`). */
 export interface StoreV1 {
-  readonly specificationVersion: typeof STORE_SPECIFICATION_VERSION;
+  readonly specificationVersion: 'mem.store.v1';
   readonly capabilities: StoreCapabilities;
   /** The tenant this store is bound to. */
   readonly namespace: string;
@@ -262,5 +283,23 @@ export interface StoreV1 {
   close(): Promise<void>;
 }
 
+/** The Store contract, version 2 (`mem.store.v2`): version 1 and `flush`. */
+export interface StoreV2 extends Omit<StoreV1, 'specificationVersion'> {
+  readonly specificationVersion: typeof STORE_SPECIFICATION_VERSION;
+  /**
+   * Makes the stored session exactly its active messages (summary messages included), for good
+   * and atomically, if the session is still at `expectedEpoch` (else `MemStoreConflictError`):
+   * every archived original and every summary record goes, and the ids of the dropped originals
+   * become free. Active messages, their seqs, `lastSeq`, the token total and the idempotency
+   * keys stay as they are, so appends racing a flush are never touched (they only add active
+   * messages, and leave the epoch alone). When something was dropped, `version` and `epoch`
+   * grow by one (a compaction planned before it must re-plan: the summary it folds in has no
+   * record any more); when there was nothing to drop (an unknown, cleared or never-compacted
+   * session) nothing changes and the result holds the current counters. Used by the engine's
+   * `persistence_strategy: "FLUSH"` after each inference.
+   */
+  flush(sessionId: string, input: FlushInput): Promise<FlushResult>;
+}
+
 /** The Store of the version this core speaks. */
-export type Store = StoreV1;
+export type Store = StoreV2;
