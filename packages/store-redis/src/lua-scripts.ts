@@ -32,7 +32,7 @@ export interface LuaScript {
  * score, so no script builds message text; reads take WITHSCORES. Archived messages (in the
  * archive hash) are JSON with `"seq":N` as the last field.
  */
-const PRELUDE = `
+export const PRELUDE = `
 local function counters()
   local v = redis.call('HMGET', KEYS[1], 'version', 'epoch', 'lastSeq', 'state')
   return tonumber(v[1]) or 0, tonumber(v[2]) or 0, tonumber(v[3]) or 0, v[4] == 'live'
@@ -433,7 +433,7 @@ end
 return {meta, redis.call('ZRANGE', KEYS[2], 0, -1, 'WITHSCORES'), records, archives, keys, results}
 `;
 
-function script(name: string, lua: string): LuaScript {
+export function script(name: string, lua: string): LuaScript {
   return { name, lua, sha: createHash('sha1').update(lua).digest('hex') };
 }
 

@@ -6,6 +6,7 @@ import {
   epochConflictError,
   parseCompactInput,
   parseEraseInput,
+  parseFlushInput,
   parseListOptions,
   parseReadOptions,
   parseReplaceInput,
@@ -37,19 +38,22 @@ import {
   summaryIdUsed,
 } from './plan-rewrite.ts';
 import { openConnection, runScript, scanKeys, storeError } from './redis-connection.ts';
+import { flushOnRedis } from './redis-flush.ts';
 import { checkRedisStoreOptions, type RedisStoreOptions } from './redis-store-options.ts';
 import { metaKeyPattern, sessionIdOfMetaKey, sessionKeys } from './session-keys.ts';
 
 const DEFAULT_LIST_LIMIT = 100;
 
 /**
- * A `Store` (spec `mem.store.v1`) on Redis or Redis Cluster, through ioredis.
+ * A `Store` (spec `mem.store.v2`) on Redis or Redis Cluster, through ioredis.
  *
  * - Every change is one Lua script over the five keys of one session, which share one hash slot
  *   (`{namespace:base64url(sessionId)}`), so it is atomic and runs unchanged on a cluster.
  * - Inputs are checked in TypeScript with core's parsers before any script runs; compact and
  *   erase plan from a read at one epoch and the script commits only at that epoch (CAS).
  * - `list` uses SCAN (on every master of a cluster), never KEYS.
+ * - `flush` reads the summaries and archives at one epoch, then a script drops them at that
+ *   epoch (`redis-flush.ts`).
  * - `pop` reads the newest member, then a script removes it only if it is still the newest (an
  *   append in between makes it read again), so exactly the newest message at that moment goes.
  * - With `ttlMs`, every key of a session gets PEXPIRE on each successful write.
@@ -213,6 +217,12 @@ export function createRedisStore(options: RedisStoreOptions): Store {
         throw versionConflictError(sessionId, expectedVersion ?? 0, Number(value));
       }
       return decodeAppendRecord(value, false);
+    }),
+
+    flush: op('flush', async (sessionId, input) => {
+      const keys = begin(sessionId);
+      const { expectedEpoch } = parseFlushInput(input);
+      return flushOnRedis(client, keys, sessionId, expectedEpoch, at, ttl);
     }),
 
     pop: op('pop', async (sessionId) => {
