@@ -114,7 +114,11 @@ export const persistenceStrategySchema = z.enum(['INCREMENTAL', 'FLUSH', 'EPHEME
 export const profileSchema = z.strictObject({
   short_term_memory_strategy: z.array(shortTermStrategySchema).default([]),
   long_term_memory_strategy: z.array(longTermStrategySchema).default([]),
-  /** INCREMENTAL appends new messages; FLUSH replaces the stored session; EPHEMERAL never persists. */
+  /**
+   * INCREMENTAL appends new messages (summaries, links and archived originals kept); FLUSH
+   * replaces the stored session by the current conversation after each inference (archives and
+   * summary records dropped); EPHEMERAL never persists.
+   */
   persistence_strategy: persistenceStrategySchema.default('INCREMENTAL'),
 });
 

@@ -12,6 +12,7 @@ import {
 } from '../strategies/long-term/summary-draft.ts';
 import { runSummarizer } from '../summarize/run-summarizer.ts';
 import type { EngineContext } from './engine-context.ts';
+import { linkedRecord } from './flush-session.ts';
 import { indexCompaction, knowledgeTargets } from './knowledge-index.ts';
 import type { SessionState } from './session-state.ts';
 
@@ -36,7 +37,7 @@ export async function commitSummary(
 ): Promise<boolean> {
   const epoch = state.epoch;
   const { summary, source } = await summarize(ctx, state.id, plan, overrides);
-  const record = summaryRecord(plan.prefix, summary, ctx.now());
+  const record = await linkedRecord(ctx, state.id, summaryRecord(plan.prefix, summary, ctx.now()));
   try {
     await ctx.store.compact(state.id, {
       expectedEpoch: epoch,

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { MemValidationError } from '../errors/errors.ts';
+import { isSummaryMessage } from '../model/message.ts';
 import { createInMemoryStore } from '../store/in-memory-store.ts';
 import { generateConversation } from '../testing/generate-conversation.ts';
 import { turnsOf } from './__fixtures__/replay.ts';
 import { createMemoryEngine } from './memory-engine.ts';
+import type { MemorySession } from './memory-session.ts';
 
 const window = { memory_strategy_id: 'max_tokens', memory_max_tokens: 4000 };
 
@@ -113,30 +115,48 @@ describe('persistence_strategy FLUSH', () => {
     ],
   };
 
-  it('keeps summaries, their links and the archived originals across a restart', async () => {
+  it('after every inference the store holds exactly the conversation: no archive, no summary record, also for a new process', async () => {
     const store = createInMemoryStore();
     const turns = turnsOf(generateConversation({ interactions: 20, seed: 3, idPrefix: 'f' }));
     const before = createMemoryEngine({ profile, store });
-    for (const t of turns) await before.session('s').append(t);
-    await before.idle();
-    expect((await before.session('s').summaries()).length).toBeGreaterThan(0);
+    const flushed: number[] = [];
+    before.on('flushed', (e) => flushed.push(e.droppedSummaries));
+    for (const t of turns) {
+      await before.session('s').append(t);
+      await before.idle();
+      const snapshot = (await store.export('s'))!;
+      expect(snapshot.archived).toEqual([]);
+      expect(snapshot.summaries).toEqual([]);
+      expect(snapshot.messages).toEqual(await before.session('s').messages());
+    }
+    expect(flushed.length).toBeGreaterThan(0);
+    expect(flushed.every((n) => n === 1)).toBe(true);
 
     const after = createMemoryEngine({ profile, store }); // a new process on the same store
     const session = after.session('s');
-    const ids = turns.flat().map((m) => m.id);
-    expect((await session.history()).map((m) => m.id)).toEqual(ids);
-    const summaries = await session.summaries();
-    expect(summaries.length).toBeGreaterThan(0);
-    for (const record of summaries) {
-      const archived = await store.archived('s', record.id);
-      expect(archived.map((m) => m.id)).toEqual(record.originalMessageIds);
-    }
+    const active = await session.messages();
+    expect(active.filter(isSummaryMessage)).toHaveLength(1);
+    expect((await session.history()).map((m) => m.id)).toEqual(active.map((m) => m.id));
+    expect(await session.summaries()).toEqual([]);
+    const context = await after.session('s').context();
+    expect(context.messages.map((m) => m.id)).toEqual(
+      (await before.session('s').context()).messages.map((m) => m.id),
+    );
   });
 
-  it('two engines writing one session lose no acknowledged message', async () => {
+  it('two engines flushing one session lose no acknowledged message: each is active or in a committed summary', async () => {
     const store = createInMemoryStore();
-    const a = createMemoryEngine({ profile, store }).session('s');
-    const b = createMemoryEngine({ profile, store }).session('s');
+    const engines = [
+      createMemoryEngine({ profile, store }),
+      createMemoryEngine({ profile, store }),
+    ];
+    const summarized = new Set<string>();
+    for (const engine of engines) {
+      engine.on('compacted', (e) => {
+        for (const id of e.record.originalMessageIds) summarized.add(id);
+      });
+    }
+    const [a, b] = engines.map((e) => e.session('s')) as [MemorySession, MemorySession];
     const turnsA = turnsOf(generateConversation({ interactions: 100, seed: 4, idPrefix: 'a' }));
     const turnsB = turnsOf(generateConversation({ interactions: 100, seed: 5, idPrefix: 'b' }));
     const acknowledged: string[] = [];
@@ -149,9 +169,14 @@ describe('persistence_strategy FLUSH', () => {
       })(),
     ]);
     await Promise.all([a.idle(), b.idle()]);
-    const reader = createMemoryEngine({ profile, store }).session('s');
-    const history = new Set((await reader.history()).map((m) => m.id));
+    await a.append({ role: 'user', content: 'one more' });
+    await a.idle();
+    const snapshot = (await store.export('s'))!;
+    const active = new Set(snapshot.messages.map((m) => m.id));
     expect(acknowledged.length).toBe([...turnsA, ...turnsB].flat().length);
-    expect(acknowledged.filter((id) => !history.has(id))).toEqual([]);
+    expect(summarized.size).toBeGreaterThan(0);
+    expect(acknowledged.filter((id) => !active.has(id) && !summarized.has(id))).toEqual([]);
+    expect(snapshot.archived).toEqual([]);
+    expect(snapshot.summaries).toEqual([]);
   });
 });

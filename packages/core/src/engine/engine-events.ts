@@ -44,6 +44,24 @@ export interface MemoryEngineEvents {
   'compaction:conflict': { sessionId: string; attempt: number };
   /** A long-term run failed (store or knowledge-base error); history is unchanged. */
   'compaction:error': { sessionId: string; error: unknown };
+  /**
+   * FLUSH persistence replaced the stored session by the current conversation: the archived
+   * originals and summary records it dropped (emitted only when it dropped something).
+   */
+  flushed: {
+    sessionId: string;
+    droppedMessages: number;
+    droppedSummaries: number;
+    version: number;
+    epoch: number;
+  };
+  /** Another writer rewrote the session before a flush; it is read again and flushed again. */
+  'flush:conflict': { sessionId: string; attempt: number };
+  /**
+   * A flush failed (a store error, or still conflicting after 3 reads): the stored session keeps
+   * its archives and records until the next inference flushes it. Nothing is lost.
+   */
+  'flush:error': { sessionId: string; error: unknown };
   'knowledge:indexed': { sessionId: string; collectionId: string; chunks: number };
   /**
    * Indexing finished turns or searching the knowledge base failed. History is unchanged: the

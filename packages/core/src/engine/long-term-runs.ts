@@ -1,10 +1,15 @@
 import { type AppendedFacts, TriggerCounter } from '../strategies/long-term/triggers.ts';
 import type { EngineContext } from './engine-context.ts';
 import { conditionErrorReporter } from './engine-events.ts';
+import { flushDue, flushes, flushSession } from './flush-session.ts';
 import { runStrategy } from './run-strategy.ts';
 import type { SessionState } from './session-state.ts';
 
-/** When a session's long-term strategies run, one run at a time, in profile order. */
+/**
+ * When a session's long-term strategies run, one run at a time, in profile order; with FLUSH
+ * persistence each run ends with a flush (also when no strategy was due but the session may hold
+ * more than its conversation: see `flushDue`).
+ */
 export interface LongTermRuns {
   /**
    * The strategies whose trigger holds now (each reported as `triggered`): strategy index ->
@@ -57,7 +62,7 @@ export function createLongTermRuns(
       .length > 0;
   const schedule = (indexes: Map<number, boolean>): Promise<void> => {
     for (const [i, always] of indexes) pending.set(i, always || pending.get(i) === true);
-    if (pending.size === 0) return state.running ?? Promise.resolve();
+    if (pending.size === 0 && !flushDue(ctx, state)) return state.running ?? Promise.resolve();
     if (state.running !== undefined) {
       state.rerun = true;
       return state.running;
@@ -84,7 +89,14 @@ export function createLongTermRuns(
             ctx.events.emit('compaction:error', { sessionId: id, error });
           }
         }
-      } while (state.rerun && pending.size > 0);
+        if (flushes(ctx)) {
+          try {
+            await flushSession(ctx, state);
+          } catch (error) {
+            ctx.events.emit('flush:error', { sessionId: id, error });
+          }
+        }
+      } while (state.rerun && (pending.size > 0 || flushDue(ctx, state)));
     };
     state.running = run().finally(() => {
       state.running = undefined;

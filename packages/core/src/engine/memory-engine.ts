@@ -158,7 +158,8 @@ export function createMemoryEngine(options: MemoryEngineOptions): MemoryEngine {
   }
   const persistence = profile.config.persistence_strategy;
   const userStore = options.store ?? createInMemoryStore();
-  // INCREMENTAL and FLUSH write every change through to the user's store, atomically (see
+  // INCREMENTAL and FLUSH write every change through to the user's store, atomically, and FLUSH
+  // then makes the stored session exactly the conversation after each inference (flush-session.ts;
   // README: "persistence_strategy"); EPHEMERAL keeps the session in a private in-memory store.
   const working =
     persistence === 'EPHEMERAL'

@@ -15,6 +15,7 @@ import {
   type MemoryContext,
 } from './assemble-context.ts';
 import type { EngineContext } from './engine-context.ts';
+import { flushes, flushSession } from './flush-session.ts';
 import { forgetInKnowledgeBase } from './knowledge-index.ts';
 import { createLongTermRuns } from './long-term-runs.ts';
 import { countedFromInput, type MessageInput } from './message-input.ts';
@@ -97,7 +98,10 @@ export interface MemorySession {
    * `last`: only the newest that many (a tail read: costs O(last), not O(session)).
    */
   messages(options?: { last?: number }): Promise<StoredMessage[]>;
-  /** Every surviving original message, oldest first: summaries expanded into what they replaced. */
+  /**
+   * Every surviving original message, oldest first: summaries expanded into what they replaced.
+   * A summary whose originals are gone (FLUSH persistence drops them) stands for them itself.
+   */
   history(): Promise<StoredMessage[]>;
   /**
    * One record per summary the session ever made, oldest first: what it replaced (ids, seq and
@@ -162,6 +166,11 @@ export function createSession(
   const ensureLoaded = () => state.sync(ctx.store);
   const { due, schedule } = createLongTermRuns(ctx, state, collections);
   const indexing = createTurnIndexing(ctx, state);
+  /** FLUSH: as after an inference; a failure is reported, the summary stays committed. */
+  const flushAfter = () =>
+    flushSession(ctx, state).catch((error: unknown) => {
+      ctx.events.emit('flush:error', { sessionId: id, error });
+    });
   const context = createContextAssembler(ctx, state, shortTerm);
   /** Counts follow `model` from now on (loading its tokenizer first); undefined: no change. */
   const useModel = async (model: unknown): Promise<void> => {
@@ -248,7 +257,8 @@ export function createSession(
       const out: StoredMessage[] = [];
       const expand = async (messages: readonly StoredMessage[]): Promise<void> => {
         for (const m of messages) {
-          if (isSummaryMessage(m)) await expand(await ctx.store.archived(id, m.id));
+          const originals = isSummaryMessage(m) ? await ctx.store.archived(id, m.id) : [];
+          if (originals.length > 0) await expand(originals);
           else out.push(m);
         }
       };
@@ -281,6 +291,9 @@ export function createSession(
         index: -1,
         collections,
         overrides,
+      }).then(async (changed) => {
+        if (flushes(ctx)) await flushAfter();
+        return changed;
       });
       state.running = run.then(
         () => undefined,

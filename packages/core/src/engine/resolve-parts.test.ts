@@ -82,12 +82,12 @@ describe('the engine checks the parts it is given against the spec versions it s
   });
 
   it('the facades refuse the same parts for the same reasons', () => {
-    const store = withVersion(createInMemoryStore(), 'mem.store.v2');
+    const store = withVersion(createInMemoryStore(), 'mem.store.v1');
     expect(() => new Memory({ store })).toThrow(
-      /store: expected a Store of specificationVersion "mem\.store\.v1", got "mem\.store\.v2"/,
+      /store: expected a Store of specificationVersion "mem\.store\.v2", got "mem\.store\.v1"/,
     );
     expect(() => new MemoryManager({ store })).toThrow(
-      /store: expected a Store of specificationVersion "mem\.store\.v1", got "mem\.store\.v2"/,
+      /store: expected a Store of specificationVersion "mem\.store\.v2", got "mem\.store\.v1"/,
     );
     expect(() => new Memory({ tokenCounter: {} as never })).toThrow(
       /tokenCounter: expected a TokenCounter/,

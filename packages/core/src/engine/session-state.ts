@@ -43,6 +43,11 @@ export class SessionState {
   model: string | undefined;
   /** The last context's prompt, until an append reports the provider's usage for it. */
   lastPrompt: CountedPrompt | undefined;
+  /**
+   * FLUSH persistence: the epoch of the session's last flush by this engine (the stored session
+   * was exactly its conversation then); undefined before the first.
+   */
+  flushedEpoch: number | undefined;
   /** Long-term runs in flight or queued for this session. */
   running: Promise<void> | undefined;
   rerun = false;
@@ -132,6 +137,7 @@ export class SessionState {
     this.lastPrompt = undefined;
     this.knowledge = undefined;
     this.indexedSeq = undefined;
+    this.flushedEpoch = undefined;
   }
 
   /** Waits until no indexing is queued or in flight. */
