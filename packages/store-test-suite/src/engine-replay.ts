@@ -34,7 +34,7 @@ export const summarizer = (input: string, options: { targetTokens: number }) => 
 };
 
 /** Splits a flat conversation into turns (a user message and what follows it). */
-function turnsOf(messages: readonly Message[]): Message[][] {
+export function turnsOf(messages: readonly Message[]): Message[][] {
   const turns: Message[][] = [];
   for (const m of messages) {
     if (m.role === 'user' || turns.length === 0) turns.push([m]);

@@ -9,6 +9,7 @@ import {
 import { generateConversation } from '@mem/core/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { COLLECTION, engineOn, replay, summarizer, THRESHOLD, WINDOW } from './engine-replay.ts';
+import { flushEngineTests } from './flush-engine-tests.ts';
 
 /**
  * One place of a backend that no other test uses: a database file, a key prefix on a server, an
@@ -34,7 +35,9 @@ const INTERACTIONS = 200;
 /**
  * The engine end to end on a backend: 200 interactions with tool calls and errors replayed
  * through `createMemoryEngine` (summaries indexed into the knowledge base), a second connection
- * that sees the same session, and the `Memory` and `MemoryManager` facades on the store.
+ * that sees the same session, `persistence_strategy: "FLUSH"` (the store holds exactly the
+ * conversation; two engines flushing at once lose nothing), and the `Memory` and
+ * `MemoryManager` facades on the store.
  *
  * ```ts
  * runEngineTests('SQLite', (label) => ({
@@ -111,6 +114,8 @@ export function runEngineTests(
       await Promise.all([store.close(), kb.close(), store2.close(), kb2.close()]);
     });
   });
+
+  flushEngineTests(name, createPlace);
 
   describe(`facades on ${name}`, () => {
     it('a conversation that opens with an assistant greeting shows it before the first question, also to a second process', async () => {
