@@ -15,6 +15,7 @@ export {
 } from './processes/child-workers.ts';
 export { runCompactionLoop } from './processes/compaction-loop.ts';
 export { runCrashTests } from './processes/run-crash-tests.ts';
+export { runFlushCrashTests } from './processes/run-flush-crash-tests.ts';
 export { runMultiProcessTests } from './processes/run-multi-process-tests.ts';
 export {
   checkSnapshotAccounts,
@@ -24,4 +25,4 @@ export {
 } from './processes/turns.ts';
 export { onStdinLine, sawStdinLine } from './processes/worker-io.ts';
 export type { ProcessTestBackend, WorkerStoreModule } from './processes/worker-store.ts';
-export { spawnCompactor, spawnTurnWriter } from './processes/worker-store.ts';
+export { spawnCompactor, spawnFlushWriter, spawnTurnWriter } from './processes/worker-store.ts';

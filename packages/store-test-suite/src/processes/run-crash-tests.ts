@@ -2,6 +2,7 @@ import { createMemoryEngine } from '@mem/core';
 import { parseSessionSnapshot, type Store } from '@mem/core/backend';
 import { afterAll, describe, expect, it } from 'vitest';
 import { killAllWorkers, seededRandom, sleep } from './child-workers.ts';
+import { runFlushCrashTests } from './run-flush-crash-tests.ts';
 import { checkSnapshotAccounts, turnMessages, wholeTurns, writerIndexes } from './turns.ts';
 import { type ProcessTestBackend, spawnCompactor, spawnTurnWriter } from './worker-store.ts';
 
@@ -100,7 +101,8 @@ async function checkSession(store: Store, sessionId: string, acked: Map<string, 
  * processes on one session, each process killed 20-200 ms in (51 kills). Afterwards no
  * acknowledged turn is lost, no turn is split or doubled, no compaction is half applied, and the
  * store still takes appends and compactions. The kill schedule comes from a seed printed in the
- * log; `MEM_CRASH_SEED=<seed>` replays it.
+ * log; `MEM_CRASH_SEED=<seed>` replays it. Then the same with FLUSH persistence
+ * (`runFlushCrashTests`): writers killed between two flushes.
  */
 export function runCrashTests(name: string, backend: ProcessTestBackend): void {
   const tag = `${backend.tag} crash`;
@@ -200,4 +202,6 @@ export function runCrashTests(name: string, backend: ProcessTestBackend): void {
       }
     }, 120_000);
   });
+
+  runFlushCrashTests(name, backend);
 }

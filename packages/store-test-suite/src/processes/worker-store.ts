@@ -41,7 +41,7 @@ const packageRoot = dirname(
   createRequire(import.meta.url).resolve('@mem/store-test-suite/package.json'),
 );
 
-const workerScript = (name: 'turn-writer.ts' | 'compactor.ts'): URL =>
+const workerScript = (name: 'turn-writer.ts' | 'compactor.ts' | 'flush-writer.ts'): URL =>
   pathToFileURL(join(packageRoot, 'src', 'processes', 'workers', name));
 
 /** Starts a turn writer on `place` (protocol: workers/turn-writer.ts); `turns` may be 'forever'. */
@@ -59,6 +59,23 @@ export function spawnTurnWriter(
     writer,
     '0',
     String(turns),
+  ]);
+}
+
+/** Starts a FLUSH engine writing turns on `place` (protocol: workers/flush-writer.ts). */
+export function spawnFlushWriter(
+  backend: ProcessTestBackend,
+  place: string,
+  sessionId: string,
+  writer: string,
+  mode: 'stall' | 'run',
+): Worker {
+  return spawnWorker(workerScript('flush-writer.ts'), [
+    fileURLToPath(backend.workerStore),
+    place,
+    sessionId,
+    writer,
+    mode,
   ]);
 }
 
