@@ -1,21 +1,30 @@
+import { ERROR_PHRASES, foldForPhrase, unsaidPhrase } from './error-phrases.ts';
+import { REFUSAL_PHRASES } from './refusal-phrases.ts';
+
 /**
- * Error text by its shape: what providers, SDKs, proxies and runtimes answer instead of a
- * summary. A first, cheap line of defence; `checkGrounding` catches the wordings not listed here.
+ * Error text: what providers, SDKs, proxies and runtimes answer instead of a summary, and how
+ * models refuse. Judged by shape (an error's opening, a JSON error body, an HTML page, a stack
+ * trace) and by what it says in any of the major languages (`error-phrases.ts`,
+ * `refusal-phrases.ts`), wherever it says it: an error that quotes the conversation is still an
+ * error. A phrase the conversation itself says is no sign (a chat about an error page).
  */
 
-/** Openings of error messages, refusals, error pages and placeholder values. */
+/** Openings of error messages, error pages and placeholder values, in any language. */
 const ERROR_OPENINGS: readonly RegExp[] = [
-  /^[\w.$]*(?:error|exception)(?:\s*[:[(]|\s*$|\s+\d{3}\b|\s+(?:occurred|in|while|when|code)\b)/i,
+  /^(?:error|exception)(?:\s*[:[(]|\s*$|\s+\d{3,4}\b|\s+(?:occurred|in|while|when|code)\b)/i,
+  // A named error or exception opens an error only with its message: `TypeError: ...`.
+  /^[\w.$]+(?:error|exception)(?:\s*[:[(]|\s*$|\s+\d{3}\b|\s+in thread\b)/i,
+  /^(?:erreur|fehler|errore|erro|fout|hata|błąd|ошибка|エラー|错误|錯誤|오류|خطأ|שגיאה|त्रुटि)\s*(?:\d{3,4}\s*)?[:：]/iu,
+  /^(?:request|requête|anfrage|solicitud|requisição|richiesta|запрос|リクエスト|请求|요청)\s*(?:failed|échouée|fehlgeschlagen|fallida|falhou|fallita|не удался|失敗|失败|실패)/iu,
+  /^(?:invalid|bad|malformed|unprocessable) (?:request|input|parameter|argument|json)s?\b/i,
   /^traceback\b/i,
   /^(?:fatal|panic)\s*:/i,
-  /^(?:i'?m|i am)\s+(?:sorry|unable|not able)\b/i,
+  /^(?:i'?m|i am)\s+(?:unable|not able)\b/i,
   /^(?:unfortunately,?\s+)?i\s+(?:cannot|can'?t|can not|won'?t|will not|am unable)\b/i,
-  /^sorry\b/i,
-  /^as an ai\b/i,
-  /^<(?:!doctype\s+html|html|head|body)\b/i,
+  /^<(?:!doctype\s+html|html|head|body|title|h1|center|!--)/i,
   /^(?:HTTP(?:\/[\d.]+)?\s+)?[45]\d\d\s+[A-Z]/,
   /^HTTP(?:\/[\d.]+)?\s+[45]\d\d\b/i,
-  /^(?:rate limit(?:ed)?|quota exceeded|too many requests|request timed out|internal server error|service unavailable|bad gateway|gateway timeout)\b/i,
+  /^(?:rate limit(?:ed)?|quota exceeded|too many requests|request timed out|internal server error|service unavailable|bad gateway|gateway time-?out)\b/i,
   // fetch (Node, browsers), axios, the OpenAI and Anthropic SDKs, Envoy, Node's socket errors.
   /^(?:fetch failed|failed to fetch|network ?error|load failed|socket hang up)\b/i,
   /^request failed with status code\b/i,
@@ -29,31 +38,87 @@ const ERROR_OPENINGS: readonly RegExp[] = [
   /^(?:the )?(?:service|server|model|api) is (?:temporarily |currently )?(?:unavailable|overloaded|down)\b/i,
   /^(?:overloaded|unauthorized|forbidden|not found)\s*[.!]?$/i,
 ];
+/** Shapes that give an error away wherever they stand. */
+const ERROR_ANYWHERE: readonly RegExp[] = [
+  /<(?:!doctype\s+html|html[\s>])|<\/html>/i,
+  /\n\s+at [\w.<>$[\] ]+ \(?[^\n()]*:\d+:\d+\)?/,
+  /\bcloudflare ray id\b|\battention required! \| cloudflare\b/i,
+  /"type"\s*:\s*"(?:error|invalid_request_error|rate_limit_error|overloaded_error|api_error|authentication_error|permission_error|not_found_error)"/,
+];
 const PLACEHOLDER = /^(?:undefined|null|none|nan|\[object \w+\])$/i;
-/** Keys of JSON error bodies: `{"error": ...}`, FastAPI's `{"detail": "..."}`. */
-const ERROR_KEYS = ['error', 'errors', 'err', 'exception', 'detail'];
+/** Keys of JSON error bodies (`{"error": ...}`, FastAPI's `{"detail": ...}`), some localized. */
+const ERROR_KEYS = [
+  'error',
+  'errors',
+  'err',
+  'exception',
+  'detail',
+  'fault',
+  'error_code',
+  'errorCode',
+  'errorMessage',
+  'fehler',
+  'erreur',
+  'erro',
+  'errore',
+];
+const STATUS_KEYS = ['status', 'statusCode', 'status_code', 'code'];
+/** A JSON object that names an error key near its start, parsed or not (a truncated body). */
+const JSON_ERROR_KEY = new RegExp(`^[{[][^]{0,300}?"(?:${ERROR_KEYS.join('|')})"\\s*:`);
 const MAX_JSON_CHECK_CHARS = 100_000;
 
+function isErrorStatus(value: unknown): boolean {
+  const n = typeof value === 'string' ? Number(value) : value;
+  if (typeof n === 'number') return n >= 400 && n < 600;
+  return typeof value === 'string' && /^(?:error|fail(?:ed|ure)?)$/i.test(value);
+}
+
 function isJsonError(text: string): boolean {
-  if (!text.startsWith('{') || text.length > MAX_JSON_CHECK_CHARS) return false;
+  if (!/^[{[]/.test(text)) return false;
+  if (JSON_ERROR_KEY.test(text)) return true;
+  if (text.length > MAX_JSON_CHECK_CHARS) return false;
   try {
     const value: unknown = JSON.parse(text);
-    return (
-      typeof value === 'object' &&
-      value !== null &&
-      ERROR_KEYS.some((k) => k in value && (value as Record<string, unknown>)[k] != null)
-    );
+    if (typeof value !== 'object' || value === null) return false;
+    const record = value as Record<string, unknown>;
+    return STATUS_KEYS.some((k) => isErrorStatus(record[k]));
   } catch {
     return false;
   }
 }
 
-/** True when `text` reads like an error message, a refusal, an error page or a JSON error object. */
-export function looksLikeErrorText(text: string): boolean {
+/** Whether `text` has the shape of an error: opening, JSON error, HTML page, stack trace. */
+function hasErrorShape(text: string): boolean {
   const start = text.trimStart();
   return (
     PLACEHOLDER.test(start.trim()) ||
     ERROR_OPENINGS.some((re) => re.test(start)) ||
+    ERROR_ANYWHERE.some((re) => re.test(start)) ||
     isJsonError(start.trim())
   );
+}
+
+/**
+ * What gives `text` away as an error or a refusal, or undefined: `shape` (an error's opening,
+ * JSON error body, HTML page, stack trace), `error` (it says something failed or to try again)
+ * or `refusal` (a model declines, a provider blocked the request). With `source` (the
+ * conversation), a phrase the conversation says itself does not count.
+ */
+export function errorSign(
+  text: string,
+  source?: string,
+): 'shape' | 'error' | 'refusal' | undefined {
+  if (hasErrorShape(text)) return 'shape';
+  const folded = source === undefined ? undefined : foldForPhrase(source);
+  if (unsaidPhrase(text, ERROR_PHRASES, folded) !== undefined) return 'error';
+  if (unsaidPhrase(text, REFUSAL_PHRASES, folded) !== undefined) return 'refusal';
+  return undefined;
+}
+
+/**
+ * True when `text` reads like an error message, a refusal, an error page or a JSON error object,
+ * in any of the major languages. With `source`, phrases the conversation says itself are no sign.
+ */
+export function looksLikeErrorText(text: string, source?: string): boolean {
+  return errorSign(text, source) !== undefined;
 }

@@ -13,7 +13,7 @@ import { summarySource } from './summary-grounding.ts';
  * rendered after "the summary" by core and after "it" by summarizers that check themselves.
  */
 
-const OFF_TOPIC = 'The quarterly weather report for Lisbon predicts sunshine and mild winds.';
+const OFF_TOPIC = 'The quarterly weather report for Reykjavik predicts sunshine and mild winds.';
 const transcript = messages.map((m) => `${m.role}: ${m.content}`).join('\n');
 
 describe('fallback messages read as sentences', () => {

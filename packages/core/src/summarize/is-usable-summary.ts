@@ -58,11 +58,11 @@ export function checkSummary(output: unknown, options: SummaryCheckOptions = {})
   }
   const text = output.trim();
   if (text.length === 0) return { usable: false, reason: 'is empty' };
-  if (looksLikeErrorText(text))
+  const source =
+    typeof options.source === 'string' ? summarySource(options.source) : options.source;
+  if (looksLikeErrorText(text, source?.text))
     return { usable: false, reason: 'looks like an error message or refusal' };
-  if (options.source !== undefined) {
-    const source =
-      typeof options.source === 'string' ? summarySource(options.source) : options.source;
+  if (source !== undefined) {
     if (secretsNotIn(text, source.text).length > 0) {
       return { usable: false, reason: 'holds what looks like an API key or token' };
     }

