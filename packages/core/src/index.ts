@@ -179,6 +179,12 @@ export type {
   SummarizeUsage,
 } from './summarize/summarizer.ts';
 export { SUMMARIZER_SPECIFICATION_VERSION } from './summarize/summarizer.ts';
+export type {
+  SummaryGate,
+  SummaryGateContext,
+  SummaryGateFunction,
+  SummaryGateVerdict,
+} from './summarize/summary-gate.ts';
 export type { ModelCounting } from './tokens/model-counting.ts';
 export { modelCounting } from './tokens/model-counting.ts';
 export type { TokenCounter, TokenCounterOptions, TokenEncoding } from './tokens/token-counter.ts';

@@ -53,6 +53,12 @@ export {
   runsChainOfDensity,
   SUMMARIZER_SPECIFICATION_VERSION,
 } from './summarize/summarizer.ts';
+export type {
+  SummaryGate,
+  SummaryGateContext,
+  SummaryGateFunction,
+  SummaryGateVerdict,
+} from './summarize/summary-gate.ts';
 export type { SummarySource } from './summarize/summary-grounding.ts';
 export { summarySource } from './summarize/summary-grounding.ts';
 export { SUMMARY_HEADER_TITLE } from './summarize/summary-header.ts';

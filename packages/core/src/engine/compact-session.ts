@@ -96,6 +96,7 @@ async function summarize(
       overrides.targetTokens,
     ),
     timeoutMs: ctx.summarizerTimeoutMs,
+    ...(ctx.summaryGate === undefined ? {} : { summaryGate: ctx.summaryGate }),
     counter: ctx.counter,
     onUsage: (usage) => ctx.events.emit('usage', { sessionId, ...usage }),
     originalTokens: prefixTokens(prefix),

@@ -3,6 +3,7 @@ import type { KnowledgeBase } from '../knowledge/knowledge-base-spec.ts';
 import type { Store } from '../store/store-spec.ts';
 import type { LongTermStrategies } from '../strategies/long-term/strategy-registry.ts';
 import type { Summarizer } from '../summarize/summarizer.ts';
+import type { SummaryGate } from '../summarize/summary-gate.ts';
 import type { TokenCounter } from '../tokens/token-counter.ts';
 import type { EngineEvents } from './engine-events.ts';
 
@@ -16,6 +17,8 @@ export interface EngineContext {
   /** Replaceable at run time (`engine.setSummarizer`). */
   summarizer: Summarizer | undefined;
   readonly summarizerTimeoutMs: number | null;
+  /** Judges every summary before it is stored (the engine's `summaryGate`). */
+  readonly summaryGate?: SummaryGate;
   readonly knowledgeBase: KnowledgeBase | undefined;
   readonly counter: TokenCounter;
   readonly events: EngineEvents;

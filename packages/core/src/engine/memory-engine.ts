@@ -13,6 +13,7 @@ import { createShortTermStrategies } from '../strategies/short-term/from-profile
 import { createMaxTokensStrategy } from '../strategies/short-term/max-tokens-strategy.ts';
 import { MIN_EXTRACTIVE_SUMMARY_TOKENS } from '../summarize/extractive-summarizer.ts';
 import type { Summarizer } from '../summarize/summarizer.ts';
+import type { SummaryGate } from '../summarize/summary-gate.ts';
 import { readyGate } from '../tokens/ready-gate.ts';
 import type { TokenCounter } from '../tokens/token-counter.ts';
 import type { EngineContext } from './engine-context.ts';
@@ -66,6 +67,12 @@ export interface MemoryEngineOptions {
    * adds a one-line header. An integer >= 64. Default 2,000.
    */
   maxSummaryTokens?: number;
+  /**
+   * What tells a summary from an error text, a refusal or an off-topic reply before it replaces
+   * history: `'default'`, `'errors-only'`, `'off'` or your own function (see `SummaryGate`). A
+   * rejected summary is replaced by the extractive one; `summarizer:fallback` says why.
+   */
+  summaryGate?: SummaryGate;
   /**
    * How many sessions the engine keeps cached (their newest messages, counters, pending work),
    * least recently used first out. A session with background work in flight stays until it is
@@ -191,6 +198,7 @@ export function createMemoryEngine(options: MemoryEngineOptions): MemoryEngine {
     store: working,
     summarizer: options.summarizer,
     summarizerTimeoutMs: timeout,
+    summaryGate: options.summaryGate ?? 'default',
     knowledgeBase,
     counter,
     events,

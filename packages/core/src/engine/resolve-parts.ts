@@ -5,6 +5,7 @@ import {
 } from '../knowledge/knowledge-base-spec.ts';
 import { STORE_SPECIFICATION_VERSION } from '../store/store-spec.ts';
 import { SUMMARIZER_SPECIFICATION_VERSION } from '../summarize/summarizer.ts';
+import { summaryGateProblem } from '../summarize/summary-gate.ts';
 
 /**
  * Checks the parts a user plugs in against the spec versions this `@mem/core` speaks, before any
@@ -115,12 +116,14 @@ export function checkParts(parts: {
   knowledgeBase?: unknown;
   summarizer?: unknown;
   tokenCounter?: unknown;
+  summaryGate?: unknown;
 }): void {
   if (parts.store !== undefined) refuse('store', storeProblem(parts.store));
   if (parts.knowledgeBase !== undefined) {
     refuse('knowledgeBase', knowledgeBaseProblem(parts.knowledgeBase));
   }
   if (parts.summarizer !== undefined) refuse('summarizer', summarizerProblem(parts.summarizer));
+  if (parts.summaryGate !== undefined) refuse('summaryGate', summaryGateProblem(parts.summaryGate));
   // The engine also takes a function of the model id (checked on each counter it returns).
   if (parts.tokenCounter !== undefined && typeof parts.tokenCounter !== 'function') {
     refuse('tokenCounter', tokenCounterProblem(parts.tokenCounter));

@@ -45,6 +45,12 @@ const ERROR_ANYWHERE: readonly RegExp[] = [
   /\bcloudflare ray id\b|\battention required! \| cloudflare\b/i,
   /"type"\s*:\s*"(?:error|invalid_request_error|rate_limit_error|overloaded_error|api_error|authentication_error|permission_error|not_found_error)"/,
 ];
+/** A conversation prepared for phrase lookups (`summarySource` gives one). */
+export interface PhraseSource {
+  /** The conversation folded by `foldForPhrase`. */
+  readonly folded: string;
+}
+
 const PLACEHOLDER = /^(?:undefined|null|none|nan|\[object \w+\])$/i;
 /** Keys of JSON error bodies (`{"error": ...}`, FastAPI's `{"detail": ...}`), some localized. */
 const ERROR_KEYS = [
@@ -106,10 +112,10 @@ function hasErrorShape(text: string): boolean {
  */
 export function errorSign(
   text: string,
-  source?: string,
+  source?: string | PhraseSource,
 ): 'shape' | 'error' | 'refusal' | undefined {
   if (hasErrorShape(text)) return 'shape';
-  const folded = source === undefined ? undefined : foldForPhrase(source);
+  const folded = typeof source === 'string' ? foldForPhrase(source) : source?.folded;
   if (unsaidPhrase(text, ERROR_PHRASES, folded) !== undefined) return 'error';
   if (unsaidPhrase(text, REFUSAL_PHRASES, folded) !== undefined) return 'refusal';
   return undefined;
@@ -119,6 +125,6 @@ export function errorSign(
  * True when `text` reads like an error message, a refusal, an error page or a JSON error object,
  * in any of the major languages. With `source`, phrases the conversation says itself are no sign.
  */
-export function looksLikeErrorText(text: string, source?: string): boolean {
+export function looksLikeErrorText(text: string, source?: string | PhraseSource): boolean {
   return errorSign(text, source) !== undefined;
 }

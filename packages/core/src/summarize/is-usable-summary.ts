@@ -1,13 +1,26 @@
 import type { TokenCounter } from '../tokens/token-counter.ts';
 import { looksLikeErrorText } from './error-text.ts';
 import { secretsNotIn } from './secret-text.ts';
+import {
+  runUserGate,
+  type SummaryGate,
+  type SummaryGateError,
+  type SummaryGateVerdict,
+} from './summary-gate.ts';
 import { checkGrounding, type SummarySource, summarySource } from './summary-grounding.ts';
 
 /**
  * The verdict on a summary. `reason` is a predicate that reads after "the summary" (or "it"):
  * `is empty`, `looks like an error message or refusal`, `is not about the conversation (...)`.
  */
-export type SummaryCheck = { usable: true; text: string } | { usable: false; reason: string };
+export type SummaryCheck =
+  | { usable: true; text: string }
+  | {
+      usable: false;
+      reason: string;
+      /** Set when a `summaryGate` function failed (threw, or answered no verdict). */
+      error?: SummaryGateError;
+    };
 
 export interface SummaryCheckOptions {
   /**
@@ -22,6 +35,8 @@ export interface SummaryCheckOptions {
   originalTokens?: number;
   /** The most tokens a summary may have (the engine's `maxSummaryTokens`, or half the window). */
   maxTokens?: number;
+  /** Which gate judges the content (see `SummaryGate`). Default `'default'`. */
+  gate?: SummaryGate;
 }
 
 /**
@@ -38,13 +53,31 @@ function tokenLimit(options: SummaryCheckOptions): number {
   );
 }
 
+/** A built-in gate's verdict on `text` (trimmed, non-empty). */
+function builtInVerdict(
+  gate: 'default' | 'errors-only',
+  text: string,
+  source: SummarySource | undefined,
+): SummaryGateVerdict {
+  if (looksLikeErrorText(text, source))
+    return { usable: false, reason: 'looks like an error message or refusal' };
+  if (source === undefined) return { usable: true };
+  if (secretsNotIn(text, source.text).length > 0) {
+    return { usable: false, reason: 'holds what looks like an API key or token' };
+  }
+  if (gate === 'errors-only') return { usable: true };
+  const grounding = checkGrounding(text, source);
+  return grounding.grounded ? { usable: true } : { usable: false, reason: grounding.reason };
+}
+
 /**
- * Checks a summarizer's output before it may replace history. Usable is a non-empty string that:
- * does not read like an error message, refusal or error page (`looksLikeErrorText`); adds no
- * credential-looking string (`sk-...`) its source does not hold; is about its source
- * (`checkGrounding`: shares names, numbers or content words with it); and is no longer than
- * `originalTokens` and `maxTokens`. A text far over the limit (more than `MAX_CHARS_PER_TOKEN`
- * characters per token) is rejected before it is counted. The usable text is returned trimmed.
+ * Checks a summarizer's output before it may replace history. Usable is a non-empty string
+ * within `originalTokens` and `maxTokens` (a text of more than `MAX_CHARS_PER_TOKEN` characters
+ * per token is rejected before it is counted) that the gate lets through (`options.gate`, see
+ * `SummaryGate`). The default gate rejects text that reads like an error message, refusal or
+ * error page in any of the major languages (`looksLikeErrorText`), that adds a credential-looking
+ * string (`sk-...`) its source does not hold, or that is not about its source
+ * (`checkGrounding`). The usable text is returned trimmed.
  */
 export function checkSummary(output: unknown, options: SummaryCheckOptions = {}): SummaryCheck {
   if (typeof output !== 'string')
@@ -58,16 +91,18 @@ export function checkSummary(output: unknown, options: SummaryCheckOptions = {})
   }
   const text = output.trim();
   if (text.length === 0) return { usable: false, reason: 'is empty' };
-  const source =
-    typeof options.source === 'string' ? summarySource(options.source) : options.source;
-  if (looksLikeErrorText(text, source?.text))
-    return { usable: false, reason: 'looks like an error message or refusal' };
-  if (source !== undefined) {
-    if (secretsNotIn(text, source.text).length > 0) {
-      return { usable: false, reason: 'holds what looks like an API key or token' };
-    }
-    const grounding = checkGrounding(text, source);
-    if (!grounding.grounded) return { usable: false, reason: grounding.reason };
+  const gate = options.gate ?? 'default';
+  if (gate !== 'off') {
+    const source =
+      typeof options.source === 'string' ? summarySource(options.source) : options.source;
+    const verdict =
+      typeof gate === 'function'
+        ? runUserGate(gate, text, {
+            transcript: source?.text ?? '',
+            builtIn: (name) => builtInVerdict(name, text, source),
+          })
+        : builtInVerdict(gate, text, source);
+    if (!verdict.usable) return verdict;
   }
   if (options.counter !== undefined && Number.isFinite(limit)) {
     const tokens = options.counter.countText(text);

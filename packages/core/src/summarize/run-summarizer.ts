@@ -6,6 +6,7 @@ import { checkSummary } from './is-usable-summary.ts';
 import { renderTranscript } from './render-transcript.ts';
 import type { Summarizer, SummarizeUsage } from './summarizer.ts';
 import { type PassFailure, runSummarizerPasses } from './summarizer-passes.ts';
+import { type SummaryGate, SummaryGateError, summaryGateProblem } from './summary-gate.ts';
 import { summarySource } from './summary-grounding.ts';
 
 export interface RunSummarizerParams {
@@ -30,6 +31,8 @@ export interface RunSummarizerParams {
   originalTokens: number;
   /** The most tokens a summary may have (e.g. the engine's `maxSummaryTokens`); longer is unusable. */
   maxTokens?: number;
+  /** The gate every pass's summary must pass (see `SummaryGate`). Default `'default'`. */
+  summaryGate?: SummaryGate;
 }
 
 export type FallbackReason = 'none-configured' | 'timeout' | 'error' | 'unusable' | 'aborted';
@@ -88,6 +91,15 @@ function validate(p: RunSummarizerParams): void {
     invalid('instructions', 'a string or null', p.instructions);
   }
   if (typeof p.counter?.countText !== 'function') invalid('counter', 'a TokenCounter', p.counter);
+  if (p.summaryGate !== undefined) {
+    const problem = summaryGateProblem(p.summaryGate);
+    if (problem !== undefined) {
+      throw new MemValidationError(
+        'summaryGate',
+        `[mem/core] runSummarizer: summaryGate: ${problem}.`,
+      );
+    }
+  }
   const s = p.summarizer as unknown;
   const shaped =
     s === undefined ||
@@ -138,6 +150,15 @@ function failureError(
   params: RunSummarizerParams,
 ): MemSummarizerError {
   const where = `pass ${failure.pass} of ${params.loops}`;
+  const outcome = kept ? 'the last usable pass was kept' : 'the extractive summary was used';
+  if (failure.detail instanceof SummaryGateError) {
+    // The user's gate failed, not the summarizer: its message says what to do.
+    const [happened, advice] = failure.detail.message.replace(PREFIX, '').split('. Fix it');
+    return new MemSummarizerError(
+      `${PREFIX}${happened} (on ${where}); ${outcome}. Fix it${advice ?? ''}.`,
+      { cause: failure.detail },
+    );
+  }
   const detail = detailText(failure);
   const what: Record<FailureCause, [string, string]> = {
     timeout: [
@@ -152,7 +173,6 @@ function failureError(
     error: [`summarizer failed on ${where}: ${detail}`, 'Check the summarizer and its provider.'],
   };
   const [happened, advice] = what[cause];
-  const outcome = kept ? 'the last usable pass was kept' : 'the extractive summary was used';
   return new MemSummarizerError(
     `[mem/core] ${happened}; ${outcome}.${advice ? ` ${advice}` : ''}`,
     {
@@ -210,6 +230,7 @@ export async function runSummarizer(params: RunSummarizerParams): Promise<Summar
 
   const transcript = renderTranscript(messages, previous);
   const source = summarySource(transcript);
+  const gate = params.summaryGate === undefined ? {} : { summaryGate: params.summaryGate };
   const limits = {
     counter,
     originalTokens: params.originalTokens,
@@ -222,7 +243,9 @@ export async function runSummarizer(params: RunSummarizerParams): Promise<Summar
     loops,
     targetTokens,
     signal,
-    check: (output) => checkSummary(output, { ...limits, source }),
+    check: (output) =>
+      checkSummary(output, { ...limits, source, gate: params.summaryGate ?? 'default' }),
+    ...gate,
     ...(params.onUsage === undefined ? {} : { onUsage: params.onUsage }),
   });
   const spent = usage === undefined ? {} : { usage };

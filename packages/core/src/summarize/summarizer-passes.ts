@@ -8,6 +8,7 @@ import {
   type Summarizer,
   type SummarizeUsage,
 } from './summarizer.ts';
+import type { SummaryGate } from './summary-gate.ts';
 
 export interface SummarizerPassesParams {
   summarizer: Summarizer;
@@ -18,6 +19,8 @@ export interface SummarizerPassesParams {
   signal: AbortSignal;
   /** Validates one pass's output. */
   check: (output: unknown) => SummaryCheck;
+  /** The gate `check` applies, handed to summarizers that check their own passes. */
+  summaryGate?: SummaryGate;
   /** Receives every usage report: each model call, or a pass's `usage` when it reported none. */
   onUsage?: (usage: SummarizeUsage) => void;
 }
@@ -101,6 +104,7 @@ export async function runSummarizerPasses(
       targetTokens,
       loops,
       ...(previous === undefined ? {} : { previousSummary: previous }),
+      ...(params.summaryGate === undefined ? {} : { summaryGate: params.summaryGate }),
     };
     const input = selfLooping ? transcript : passInput(transcript, previous);
     let output: PassOutput;
@@ -115,7 +119,11 @@ export async function runSummarizerPasses(
     if (output.usage && !reported) report(output.usage);
     const verdict = params.check(output.text);
     if (!verdict.usable) {
-      failure = { kind: 'unusable', pass, detail: verdict.reason };
+      // A user's summaryGate that failed is an error, not a verdict on the summary.
+      failure =
+        verdict.error === undefined
+          ? { kind: 'unusable', pass, detail: verdict.reason }
+          : { kind: 'error', pass, detail: verdict.error };
       break;
     }
     best = { text: verdict.text, passes: selfLooping ? (output.passes ?? loops) : pass };

@@ -1,3 +1,5 @@
+import type { SummaryGate } from './summary-gate.ts';
+
 /** What every summarizer call receives besides its input text. */
 export interface SummarizeOptions {
   /** Aborts when the run's deadline passes or the caller cancels. Stop work and reject when it fires. */
@@ -18,6 +20,11 @@ export interface SummarizeOptions {
    * When a summarizer calls it during a pass, core does not count that pass's `usage` again.
    */
   onUsage?: (usage: SummarizeUsage) => void;
+  /**
+   * The gate core checks every summary with (the engine's `summaryGate`). A summarizer that
+   * checks its own passes (Chain of Density) applies the same one, with `checkSummary`.
+   */
+  summaryGate?: SummaryGate;
 }
 
 /** Token usage a summarizer may report. */

@@ -6,6 +6,7 @@ import {
   type SourceComparables,
   sourceComparables,
 } from './comparable-terms.ts';
+import { foldForPhrase } from './error-phrases.ts';
 import { SERVICE_WORDS } from './service-words.ts';
 import { SUMMARY_HEADER_TITLE } from './summary-header.ts';
 
@@ -34,6 +35,8 @@ export interface SummarySource {
   readonly comparables: SourceComparables;
   /** Most of its terms are in the Latin script: capitalised names can be compared with it. */
   readonly latin: boolean;
+  /** The text lowercased with white space runs as one space, for error and refusal phrases. */
+  readonly folded: string;
 }
 
 /** `reason` reads after "the summary": `is not about the conversation (...)`. */
@@ -124,7 +127,8 @@ export function summarySource(text: string): SummarySource {
   const lettered = [...scripts.values()].reduce((a, b) => a + b, 0);
   const latin = (scripts.get('latin') ?? 0) >= lettered * MIN_LATIN_SHARE;
   const comparables = sourceComparables(text.replace(FORMAT_LABELS, ' '));
-  return { text, terms, evidence, normalized, stems, scripts, comparables, latin };
+  const folded = foldForPhrase(text);
+  return { text, terms, evidence, normalized, stems, scripts, comparables, latin, folded };
 }
 
 /** `term` without an English inflection and a final `e` (Latin words of 4+ letters only). */

@@ -12,6 +12,7 @@ import {
   type SummarizeResult,
   type SummarizerObject,
   type SummarizeUsage,
+  type SummaryGate,
   type SummarySource,
   summarySource,
 } from '@mem/core/summarize';
@@ -70,19 +71,35 @@ async function call(run: Run, prompt: string, maxOutputTokens: number): Promise<
   return response;
 }
 
+/** A failure of the user's `summaryGate` function (core's `SummaryGateError`), reported as is. */
+const isGateError = (error: unknown): boolean =>
+  typeof error === 'object' &&
+  error !== null &&
+  (error as { summaryGate?: unknown }).summaryGate === true;
+
 /** Calls until the reply parses, at most `1 + retryMalformed` times. */
 async function attempt<T>(
   run: Run,
   what: string,
   prompt: string,
   maxOutputTokens: number,
-  parse: (response: ChatResponse, source: SummarySource) => CodReplyResult<T>,
+  parse: (
+    response: ChatResponse,
+    source: SummarySource,
+    gate: SummaryGate | undefined,
+  ) => CodReplyResult<T>,
 ): Promise<T> {
   const attempts = 1 + run.config.retryMalformed;
   let last: Error | undefined;
   for (let i = 0; i < attempts; i++) {
-    const parsed = parse(await call(run, prompt, maxOutputTokens), run.source);
+    const parsed = parse(
+      await call(run, prompt, maxOutputTokens),
+      run.source,
+      run.options.summaryGate,
+    );
     if (parsed.ok) return parsed.value;
+    // The user's summaryGate failed: asking the model again would not help.
+    if (isGateError(parsed.error)) throw parsed.error;
     last = parsed.error;
   }
   const unusable = last instanceof UnusableSummaryError;
@@ -98,7 +115,9 @@ async function attempt<T>(
 
 /** A pass's failure as a `MemSummarizerError`; aborts are returned unchanged. */
 function passError(run: Run, error: unknown, what: string): unknown {
-  if (run.options.signal.aborted || error instanceof MalformedReplyError) return error;
+  if (run.options.signal.aborted || error instanceof MalformedReplyError || isGateError(error)) {
+    return error;
+  }
   const detail = error instanceof Error ? error.message : String(error);
   return new MemSummarizerError(
     `[mem/summarizers] Chain of Density ${what} failed: ${detail}. Check the model and its provider.`,

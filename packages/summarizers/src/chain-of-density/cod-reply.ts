@@ -1,4 +1,4 @@
-import { checkSummary, type SummarySource } from '@mem/core/summarize';
+import { checkSummary, type SummaryGate, type SummarySource } from '@mem/core/summarize';
 import { z } from 'zod';
 import type { ChatResponse } from '../chat-model.ts';
 import { extractJsonObject } from './extract-json-object.ts';
@@ -63,17 +63,24 @@ function normalizeKeys(value: Record<string, unknown>): Record<string, unknown> 
 }
 
 /**
- * A usable summary, or why it is not one: core's `checkSummary` (no error text or refusal, no
+ * A usable summary, or why it is not one: core's `checkSummary` with `gate` (the engine's
+ * `summaryGate`, given in the summarize options; by default no error text or refusal, no
  * credential, and about `source`, the transcript, when given), the same check core applies again
- * before it stores a summary.
+ * before it stores a summary. A user's gate that fails is returned as its own error.
  */
-function checkedSummary(text: string, source: SummarySource | undefined): string | Error {
+function checkedSummary(
+  text: string,
+  source: SummarySource | undefined,
+  gate: SummaryGate | undefined,
+): string | Error {
   const summary = cleanSummary(text);
   if (summary.length === 0) return new Error('the summary is empty');
-  const check = checkSummary(summary, source === undefined ? {} : { source });
-  return check.usable
-    ? check.text
-    : new UnusableSummaryError(`the summary is unusable: it ${check.reason}`);
+  const check = checkSummary(summary, {
+    ...(source === undefined ? {} : { source }),
+    ...(gate === undefined ? {} : { gate }),
+  });
+  if (check.usable) return check.text;
+  return check.error ?? new UnusableSummaryError(`the summary is unusable: it ${check.reason}`);
 }
 
 /**
@@ -110,8 +117,9 @@ function step(
   summary: string,
   found: string[],
   source: SummarySource | undefined,
+  gate: SummaryGate | undefined,
 ): CodReplyResult<CodStep> {
-  const checked = checkedSummary(summary, source);
+  const checked = checkedSummary(summary, source, gate);
   return checked instanceof Error
     ? { ok: false, error: checked }
     : { ok: true, value: { summary: checked, entities: found } };
@@ -124,19 +132,21 @@ function step(
 export function parseInitialReply(
   response: ChatResponse,
   source?: SummarySource,
+  gate?: SummaryGate,
 ): CodReplyResult<CodStep> {
   const parsed = parseWith(response, initialReplySchema);
-  return parsed.ok ? step(parsed.value.summary, parsed.value.entities, source) : parsed;
+  return parsed.ok ? step(parsed.value.summary, parsed.value.entities, source, gate) : parsed;
 }
 
 /** Parses a later pass's reply `{ "missing_entities": [...], "denser_summary": "..." }`. */
 export function parseDensifyReply(
   response: ChatResponse,
   source?: SummarySource,
+  gate?: SummaryGate,
 ): CodReplyResult<CodStep> {
   const parsed = parseWith(response, densifyReplySchema);
   return parsed.ok
-    ? step(parsed.value.denser_summary, parsed.value.missing_entities, source)
+    ? step(parsed.value.denser_summary, parsed.value.missing_entities, source, gate)
     : parsed;
 }
 
@@ -144,12 +154,13 @@ export function parseDensifyReply(
 export function parseStepsReply(
   response: ChatResponse,
   source?: SummarySource,
+  gate?: SummaryGate,
 ): CodReplyResult<CodStep[]> {
   const parsed = parseWith(response, stepsReplySchema);
   if (!parsed.ok) return parsed;
   const steps: CodStep[] = [];
   for (const [i, s] of parsed.value.steps.entries()) {
-    const checked = step(s.denser_summary, s.missing_entities, source);
+    const checked = step(s.denser_summary, s.missing_entities, source, gate);
     if (!checked.ok)
       return { ok: false, error: new Error(`step ${i + 1}: ${checked.error.message}`) };
     steps.push(checked.value);

@@ -3,6 +3,7 @@ import { formatPath } from '../../config/parse-profile.ts';
 import { storeProblem, tokenCounterProblem } from '../../engine/resolve-parts.ts';
 import { type ConfigIssue, MemConfigError } from '../../errors/errors.ts';
 import type { Store } from '../../store/store-spec.ts';
+import { type SummaryGate, summaryGateProblem } from '../../summarize/summary-gate.ts';
 import type { TokenCounter } from '../../tokens/token-counter.ts';
 import { partSchema } from '../part-schema.ts';
 
@@ -42,6 +43,11 @@ export interface MemoryManagerOptions extends Partial<MemoryConfig> {
   summarizeCallback?: SummarizeCallback;
   /** Deadline of one summarize call in ms (then the extractive fallback runs); `null`: none. Default 30,000. */
   summarizerTimeout?: number | null;
+  /**
+   * What tells the callback's summary from an error text or a refusal (the engine's option):
+   * `'default'`, `'errors-only'`, `'off'` or your own function. Default `'default'`.
+   */
+  summaryGate?: SummaryGate;
   /** Counts tokens. Default: gpt-tokenizer, o200k_base. */
   tokenCounter?: TokenCounter;
   /** Clock in ms since the epoch, for entry timestamps. Default `Date.now`. */
@@ -75,6 +81,7 @@ const optionsSchema = z
       .positive('must be a positive number of ms, or null for no deadline')
       .nullable()
       .optional(),
+    summaryGate: partSchema<SummaryGate>(summaryGateProblem).optional(),
     tokenCounter: partSchema<TokenCounter>(tokenCounterProblem).optional(),
     now: z
       .custom<() => number>((v) => typeof v === 'function', {
@@ -107,13 +114,15 @@ export function parseMemoryManagerOptions(input: unknown): {
       cause: parsed.error,
     });
   }
-  const { store, summarizeCallback, summarizerTimeout, tokenCounter, now, ...config } = parsed.data;
+  const { store, summarizeCallback, summarizerTimeout, summaryGate, tokenCounter, now, ...config } =
+    parsed.data;
   return {
     config: { ...DEFAULT_MEMORY_CONFIG, ...definedOnly(config) },
     options: {
       ...(store === undefined ? {} : { store }),
       ...(summarizeCallback === undefined ? {} : { summarizeCallback }),
       ...(summarizerTimeout === undefined ? {} : { summarizerTimeout }),
+      ...(summaryGate === undefined ? {} : { summaryGate }),
       ...(tokenCounter === undefined ? {} : { tokenCounter }),
       ...(now === undefined ? {} : { now }),
     },

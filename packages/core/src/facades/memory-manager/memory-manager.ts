@@ -101,6 +101,7 @@ export class MemoryManager {
         ? {}
         : { summarizer: callbackSummarizer(o.summarizeCallback) }),
       ...(o.summarizerTimeout === undefined ? {} : { summarizerTimeout: o.summarizerTimeout }),
+      ...(o.summaryGate === undefined ? {} : { summaryGate: o.summaryGate }),
       ...(o.tokenCounter === undefined ? {} : { tokenCounter: o.tokenCounter }),
       ...(o.now === undefined ? {} : { now: o.now }),
     });
