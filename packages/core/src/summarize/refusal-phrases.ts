@@ -11,6 +11,10 @@ export const REFUSAL_PHRASES: readonly RegExp[] = [
   phrase(
     String.raw`i(?:'|’)?(?:m| am)?\s+(?:can(?:'|’)?t|cannot|can not|unable to|not able to|won(?:'|’)t|will not|must decline to)\s+(?:\w+\s+){0,2}?(?:help|assist|summari[sz]e|provide|comply|process|complete|fulfil|fulfill|create|generate|continue|share|answer|do that|do this)`,
   ),
+  // An apology followed by a first-person "I cannot" (an apology followed by content is no refusal).
+  phrase(
+    String.raw`(?:sorry|i apologi[sz]e),?\s+(?:but\s+)?i(?:'|’)?(?:m| am)?\s+(?:cannot|can(?:'|’)?t|can not|won(?:'|’)?t|unable|not able)`,
+  ),
   sentencePhrase('(?:unable|not able) to (?:summari[sz]e|process|comply|complete|help)'),
   phrase(
     String.raw`as an ai(?: language model| assistant)?|i(?:'|’)?m sorry,? but|sorry,? but i\s`,
