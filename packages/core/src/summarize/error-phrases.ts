@@ -46,6 +46,18 @@ export const ERROR_PHRASES: readonly RegExp[] = [
   phrase('maximum context length|context[_ ]length[_ ]exceeded|insufficient[_ ]quota'),
   phrase('exceeded your (?:current )?quota|rate limit (?:reached|exceeded)|too many requests'),
   phrase('you are being rate limited|you have been blocked'),
+  // Something went wrong, a problem occurred, try again: other languages
+  phrase(
+    'algo (?:salió|ha salido|deu|correu) (?:mal|errado)|qualcosa (?:è|e) andato storto|что-то пошло не так|bir şeyler ters gitti|coś poszło nie tak|er (?:ging|is) iets mis(?:gegaan)?',
+  ),
+  phrase(
+    String.raw`un problème (?:technique |inattendu )?(?:est survenu|s'est produit)|réessayez|riprova(?:re)?|tente de novo`,
+  ),
+  sentencePhrase(String.raw`es ist (?:leider )?ein (?:\p{L}+ )?(?:fehler|problem) aufgetreten`),
+  // An apology and an error in one sentence: "Entschuldigung, bei der Verarbeitung ist ein Fehler aufgetreten".
+  phrase(
+    String.raw`(?:sorry|entschuldigung|leider|tut uns leid|désolé|lo siento|desculpe|scusa|mi dispiace|извините)[^.!?]{0,60}(?:error|fehler|problem|erreur|problème|errore|erro|ошибка)[^.!?]{0,20}(?:occurred|aufgetreten|survenu|produit|producido|ocurrido|ocorreu|verificato|произошла)`,
+  ),
   // French
   phrase(
     String.raw`(?:une|l')\s*erreur\s+(?:interne\s+|inattendue\s+|technique\s+|serveur\s+)?(?:est survenue|s'est produite|a été rencontrée)`,
@@ -89,29 +101,32 @@ export const ERROR_PHRASES: readonly RegExp[] = [
   phrase(String.raw`(?:usługa|serwis) (?:jest )?(?:chwilowo |tymczasowo )?niedostępn\p{L}*`),
   // Russian
   phrase(String.raw`произошла (?:\p{L}+ )?ошибка|повторите (?:попытку|запрос)`),
-  phrase('попробуйте (?:ещё раз|еще раз|позже|снова)'),
+  phrase('попробуйте (?:ещё раз|еще раз|позже|снова|обновить)'),
   phrase(String.raw`(?:сервис|служба|сервер) (?:временно )?недоступ\p{L}*`),
   phrase('превышено время ожидания|превышена квота|слишком много запросов'),
   // Japanese
-  cjkPhrase('エラーが発生しました'),
+  cjkPhrase('エラーが発生しました|問題が発生しました|再試行してください'),
   cjkPhrase(
     '(?:しばらく|時間を置いて|後で|のちほど|もう一度|再度)[^。]{0,12}(?:お試しください|再試行してください|やり直してください)',
   ),
   cjkPhrase('一時的にご利用いただけません|タイムアウトしました|リクエストが多すぎます'),
   // Chinese
-  cjkPhrase('请稍后(?:再试|重试)|服务暂时不可用|出错了|请求过于频繁|系统繁忙'),
+  cjkPhrase('请稍后(?:再试|重试)|服务暂时不可用|出错了|请求过于频繁|系统繁忙|网络异常|系统异常'),
+  cjkPhrase('请[^。！]{0,12}(?:重试|再试)'),
   cjkPhrase('(?:服务器|系统)内部错误|服务器错误|发生了?(?:未知|内部)?错误'),
   // Korean
-  cjkPhrase('오류가 발생했습니다|다시 시도해 ?주세요|일시적으로 사용할 수 없습니다'),
+  cjkPhrase(
+    '오류가 발생했습니다|문제가 발생했습니다|다시 시도해 ?주세요|일시적으로 사용할 수 없습니다',
+  ),
   cjkPhrase('시간이 초과되었습니다|할당량을 초과'),
   // Arabic
   cjkPhrase('حدث خطأ|(?:يرجى|الرجاء|يُرجى) (?:المحاولة|إعادة المحاولة)|حاول مرة أخرى'),
   cjkPhrase('غير (?:متاحة|متوفرة) (?:مؤقت|حالي)|انتهت مهلة'),
   // Hebrew
   cjkPhrase('(?:אירעה|ארעה|התרחשה) (?:שגיאה|תקלה)|(?:נסה|נסו|נסי) שוב'),
-  cjkPhrase('(?:השירות|השרת) (?:אינו|לא) זמין|תם הזמן הקצוב'),
+  cjkPhrase('(?:השירות|השרת) (?:אינו|לא) זמין|תם הזמן הקצוב|משהו השתבש'),
   // Hindi
-  cjkPhrase('त्रुटि (?:हुई|आई)|बाद में (?:पुनः )?प्रयास करें'),
+  cjkPhrase('त्रुटि (?:हुई|आई)|बाद में (?:पुनः )?प्रयास करें|कुछ गलत हो गया'),
 ];
 
 /** Lowercased, runs of white space as one space: how a phrase is looked for in a source. */

@@ -1,5 +1,6 @@
 import { ERROR_PHRASES, foldForPhrase, unsaidPhrase } from './error-phrases.ts';
 import { REFUSAL_PHRASES } from './refusal-phrases.ts';
+import { declinesToSummarize, talksOfSummarizing } from './summarizing-talk.ts';
 
 /**
  * Error text: what providers, SDKs, proxies and runtimes answer instead of a summary, and how
@@ -17,6 +18,8 @@ const ERROR_OPENINGS: readonly RegExp[] = [
   /^(?:erreur|fehler|errore|erro|fout|hata|błąd|ошибка|エラー|错误|錯誤|오류|خطأ|שגיאה|त्रुटि)\s*(?:\d{3,4}\s*)?[:：]/iu,
   /^(?:request|requête|anfrage|solicitud|requisição|richiesta|запрос|リクエスト|请求|요청)\s*(?:failed|échouée|fehlgeschlagen|fallida|falhou|fallita|не удался|失敗|失败|실패)/iu,
   /^(?:invalid|bad|malformed|unprocessable) (?:request|input|parameter|argument|json)s?\b/i,
+  /^(?:content|request|prompt|message|input) (?:blocked|rejected|denied|filtered|flagged)\b/i,
+  /^<\?xml[^>]*>\s*<(?:error|errors|fault|exception)\b/i,
   /^traceback\b/i,
   /^(?:fatal|panic)\s*:/i,
   /^(?:i'?m|i am)\s+(?:unable|not able)\b/i,
@@ -49,34 +52,29 @@ const ERROR_ANYWHERE: readonly RegExp[] = [
 export interface PhraseSource {
   /** The conversation folded by `foldForPhrase`. */
   readonly folded: string;
+  /** Whether the conversation itself speaks of summaries (`talksOfSummarizing`). */
+  readonly aboutSummaries?: boolean;
 }
 
 const PLACEHOLDER = /^(?:undefined|null|none|nan|\[object \w+\])$/i;
-/** Keys of JSON error bodies (`{"error": ...}`, FastAPI's `{"detail": ...}`), some localized. */
-const ERROR_KEYS = [
-  'error',
-  'errors',
-  'err',
-  'exception',
-  'detail',
-  'fault',
-  'error_code',
-  'errorCode',
-  'errorMessage',
-  'fehler',
-  'erreur',
-  'erro',
-  'errore',
-];
-const STATUS_KEYS = ['status', 'statusCode', 'status_code', 'code'];
+/**
+ * Keys of JSON error bodies, some localized: `{"error": ...}`, FastAPI's `{"detail": ...}`,
+ * `errcode`, `errorMessage`, `fehler`, `erreur`.
+ */
+const ERROR_KEY = String.raw`err[a-z_]*|error[a-z_]*|exception|detail|fault|fehler|erreur|erro|errore`;
+/** Keys whose value says how a request ended: an error when it is `error` or a 4xx/5xx code. */
+const STATUS_KEYS = /^(?:status|statut|estado|stato|state|result|code|statusCode|status_code)$/i;
 /** A JSON object that names an error key near its start, parsed or not (a truncated body). */
-const JSON_ERROR_KEY = new RegExp(`^[{[][^]{0,300}?"(?:${ERROR_KEYS.join('|')})"\\s*:`);
+const JSON_ERROR_KEY = new RegExp(`^[{[][^]{0,300}?"(?:${ERROR_KEY})"\\s*:`, 'i');
 const MAX_JSON_CHECK_CHARS = 100_000;
 
 function isErrorStatus(value: unknown): boolean {
-  const n = typeof value === 'string' ? Number(value) : value;
+  const n = typeof value === 'string' && /^\d{3}$/.test(value) ? Number(value) : value;
   if (typeof n === 'number') return n >= 400 && n < 600;
-  return typeof value === 'string' && /^(?:error|fail(?:ed|ure)?)$/i.test(value);
+  return (
+    typeof value === 'string' &&
+    /^(?:error|erreur|fehler|errore|erro|fail(?:ed|ure)?)$/i.test(value)
+  );
 }
 
 function isJsonError(text: string): boolean {
@@ -86,8 +84,7 @@ function isJsonError(text: string): boolean {
   try {
     const value: unknown = JSON.parse(text);
     if (typeof value !== 'object' || value === null) return false;
-    const record = value as Record<string, unknown>;
-    return STATUS_KEYS.some((k) => isErrorStatus(record[k]));
+    return Object.entries(value).some(([k, v]) => STATUS_KEYS.test(k) && isErrorStatus(v));
   } catch {
     return false;
   }
@@ -118,6 +115,11 @@ export function errorSign(
   const folded = typeof source === 'string' ? foldForPhrase(source) : source?.folded;
   if (unsaidPhrase(text, ERROR_PHRASES, folded) !== undefined) return 'error';
   if (unsaidPhrase(text, REFUSAL_PHRASES, folded) !== undefined) return 'refusal';
+  const aboutSummaries =
+    typeof source === 'object' && source.aboutSummaries !== undefined
+      ? source.aboutSummaries
+      : folded !== undefined && talksOfSummarizing(folded);
+  if (!aboutSummaries && declinesToSummarize(text)) return 'refusal';
   return undefined;
 }
 

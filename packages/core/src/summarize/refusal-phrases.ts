@@ -25,7 +25,9 @@ export const REFUSAL_PHRASES: readonly RegExp[] = [
   phrase(
     String.raw`(?:violates?|violating|against) (?:our|the|openai's|anthropic's) (?:\w+\s+)?(?:usage |content )?polic(?:y|ies)`,
   ),
-  phrase('content (?:policy|filter|management policy)|moderation endpoint|safety system'),
+  phrase(
+    'content (?:policy|filter|management policy)|moderation (?:endpoint|filter|system)|safety system',
+  ),
   // French
   phrase('je ne (?:peux|pourrai|suis pas en mesure de|vais pas)'),
   phrase(
@@ -57,7 +59,7 @@ export const REFUSAL_PHRASES: readonly RegExp[] = [
   phrase(String.raw`заблокирован\p{L}* (?:системой|фильтром|политикой)`),
   // Japanese, Chinese, Korean
   cjkPhrase(
-    '(?:要約|お手伝い|対応|回答|お答え|ご提供|処理|お応え)(?:することは|することが|は)?(?:でき|いたしかね)ません',
+    '(?:要約|お手伝い|対応|回答|お答え|ご提供|処理|お応え)(?:することは|することが|は)?(?:でき(?:ません|かねます)|いたしかねます)',
   ),
   cjkPhrase('(?:安全|セキュリティ)(?:ポリシー|性ポリシー|上の理由)により|ブロックされました'),
   cjkPhrase(

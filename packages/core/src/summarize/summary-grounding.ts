@@ -8,6 +8,7 @@ import {
 } from './comparable-terms.ts';
 import { foldForPhrase } from './error-phrases.ts';
 import { SERVICE_WORDS } from './service-words.ts';
+import { talksOfSummarizing } from './summarizing-talk.ts';
 import { SUMMARY_HEADER_TITLE } from './summary-header.ts';
 
 /**
@@ -37,6 +38,8 @@ export interface SummarySource {
   readonly latin: boolean;
   /** The text lowercased with white space runs as one space, for error and refusal phrases. */
   readonly folded: string;
+  /** The text itself speaks of summaries: a summary may then speak of summarizing. */
+  readonly aboutSummaries: boolean;
 }
 
 /** `reason` reads after "the summary": `is not about the conversation (...)`. */
@@ -128,7 +131,19 @@ export function summarySource(text: string): SummarySource {
   const latin = (scripts.get('latin') ?? 0) >= lettered * MIN_LATIN_SHARE;
   const comparables = sourceComparables(text.replace(FORMAT_LABELS, ' '));
   const folded = foldForPhrase(text);
-  return { text, terms, evidence, normalized, stems, scripts, comparables, latin, folded };
+  const aboutSummaries = talksOfSummarizing(folded);
+  return {
+    text,
+    terms,
+    evidence,
+    normalized,
+    stems,
+    scripts,
+    comparables,
+    latin,
+    folded,
+    aboutSummaries,
+  };
 }
 
 /** `term` without an English inflection and a final `e` (Latin words of 4+ letters only). */
@@ -148,7 +163,7 @@ function sourceHolds(source: SummarySource, term: string): boolean {
 }
 
 /** A summary this much made of service words ("request", "quota", "retry") speaks about a service. */
-const MAX_SERVICE_SHARE = 0.5;
+const MAX_SERVICE_SHARE = 0.4;
 /** ...and with nothing shared with its source, this much already. */
 const MAX_SERVICE_SHARE_UNSHARED = 0.34;
 
@@ -186,14 +201,23 @@ export function checkGrounding(summary: string, source: SummarySource): Groundin
   let shared = 0;
   let service = 0;
   for (const term of terms) {
-    if (SERVICE_WORDS.has(term)) service++;
-    else if (isEvidence(term) && sourceHolds(source, term)) shared++;
+    const held = sourceHolds(source, term);
+    // A service word is a sign unless the conversation uses it too ("permission denied"); then
+    // it is its topic, but too common to show the summary is about it.
+    if (SERVICE_WORDS.has(term)) {
+      if (!held) service++;
+    } else if (isEvidence(term) && held) shared++;
   }
   for (const term of comparables.terms) {
     if (term.length >= 2 && !terms.has(term) && holdsComparable(source.comparables, term)) shared++;
   }
   const serviceShare = terms.size === 0 ? 0 : service / terms.size;
-  if (shared > 0) return serviceShare < MAX_SERVICE_SHARE ? { grounded: true } : notAbout(shared);
+  if (shared > 0) {
+    // One service word ("Service Wednesday 8:00") says nothing; two or more in a large share do.
+    return service >= 2 && serviceShare >= MAX_SERVICE_SHARE
+      ? notAbout(shared)
+      : { grounded: true };
+  }
   const foreignNames = source.latin
     ? comparables.names.filter((n) => !holdsName(source.comparables, n))
     : [];
