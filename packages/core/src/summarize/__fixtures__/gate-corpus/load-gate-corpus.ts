@@ -5,8 +5,7 @@ import { renderTranscript } from '../../render-transcript.ts';
 /**
  * The summary gate's corpus (written for mem; see README.md beside it): conversations, legitimate
  * summaries of them and error or refusal texts a provider could return instead, in many
- * languages. `loadGateCorpus()` reads the main set, `loadGateCorpus('held-out')` the set written
- * after the gate was tuned, which only measures it.
+ * languages, in three sets (see `GateCorpusSet`).
  */
 
 export type LegitKind =
@@ -68,8 +67,15 @@ function transcriptOf(lines: readonly string[]): string {
   return renderTranscript(messages);
 }
 
-export function loadGateCorpus(set: 'main' | 'held-out' = 'main'): GateCorpus {
-  const dir = new URL(set === 'main' ? './' : './held-out/', import.meta.url);
+/**
+ * The sets: `main` (the gate was built on it), `held-out` (written after the gate was built,
+ * measured, and then used to improve it) and `held-out-2` (written after the last change,
+ * measured and never tuned on).
+ */
+export type GateCorpusSet = 'main' | 'held-out' | 'held-out-2';
+
+export function loadGateCorpus(set: GateCorpusSet = 'main'): GateCorpus {
+  const dir = new URL(set === 'main' ? './' : `./${set}/`, import.meta.url);
   const files = readdirSync(dir)
     .filter((f) => f.endsWith('.json'))
     .sort()
