@@ -58,6 +58,27 @@ export const ERROR_PHRASES: readonly RegExp[] = [
   phrase(
     String.raw`(?:sorry|entschuldigung|leider|tut uns leid|désolé|lo siento|desculpe|scusa|mi dispiace|извините)[^.!?]{0,60}(?:error|fehler|problem|erreur|problème|errore|erro|ошибка)[^.!?]{0,20}(?:occurred|aufgetreten|survenu|produit|producido|ocurrido|ocorreu|verificato|произошла)`,
   ),
+  // Could not do it: "Failed to process...", "Impossible de traiter...", "No pudimos procesar..."
+  sentencePhrase(
+    String.raw`(?:failed|unable|could not|couldn't|cannot) (?:to )?(?:process|complete|generate|fetch|connect|load|parse|handle|reach|call|send|read)`,
+  ),
+  sentencePhrase(
+    String.raw`impossible de (?:traiter|générer|répondre|charger|joindre|se connecter)|impossibile (?:completare|elaborare|generare|caricare|connettersi)|no (?:pudimos|se pudo|hemos podido) (?:procesar|completar|generar|cargar|conectar)|não foi possível (?:processar|concluir|gerar|carregar|conectar)|не удалось (?:обработать|выполнить|загрузить|подключиться|сгенерировать)`,
+  ),
+  phrase(
+    String.raw`(?:anfrage|nachricht) konnte nicht|konnte nicht (?:verarbeitet|bearbeitet|geladen) werden`,
+  ),
+  // Busy, overloaded, under maintenance; reload, try again (informal forms too)
+  phrase(
+    String.raw`(?:server|dienst|system) ist (?:gerade |derzeit |momentan |zurzeit )?(?:überlastet|ausgelastet|nicht erreichbar|nicht verfügbar)|etwas (?:ist )?schief(?:gelaufen|gegangen)`,
+  ),
+  phrase(
+    String.raw`(?:bitte )?(?:lade|laden sie) die seite neu|versuch(?:e|en sie)? es (?:\p{L}+ ){0,4}?(?:noch einmal|erneut|nochmal)`,
+  ),
+  phrase(String.raw`intenta(?:lo)? (?:nuevamente|otra vez)|inténtelo nuevamente|vuelve a intentar`),
+  phrase(
+    String.raw`(?:è|e) (?:momentaneamente|temporaneamente) non disponibile|(?:est|sont) momentanément indisponibles?`,
+  ),
   // French
   phrase(
     String.raw`(?:une|l')\s*erreur\s+(?:interne\s+|inattendue\s+|technique\s+|serveur\s+)?(?:est survenue|s'est produite|a été rencontrée)`,
@@ -110,15 +131,16 @@ export const ERROR_PHRASES: readonly RegExp[] = [
     '(?:しばらく|時間を置いて|後で|のちほど|もう一度|再度)[^。]{0,12}(?:お試しください|再試行してください|やり直してください)',
   ),
   cjkPhrase('一時的にご利用いただけません|タイムアウトしました|リクエストが多すぎます'),
+  cjkPhrase('混み合って(?:おり|い)ます|再度アクセスしてください|メンテナンス中'),
   // Chinese
   cjkPhrase('请稍后(?:再试|重试)|服务暂时不可用|出错了|请求过于频繁|系统繁忙|网络异常|系统异常'),
-  cjkPhrase('请[^。！]{0,12}(?:重试|再试)'),
+  cjkPhrase('请[^。！]{0,12}(?:重试|再试|再来)|开小差|(?:系统|服务器)维护中'),
   cjkPhrase('(?:服务器|系统)内部错误|服务器错误|发生了?(?:未知|内部)?错误'),
   // Korean
   cjkPhrase(
     '오류가 발생했습니다|문제가 발생했습니다|다시 시도해 ?주세요|일시적으로 사용할 수 없습니다',
   ),
-  cjkPhrase('시간이 초과되었습니다|할당량을 초과'),
+  cjkPhrase('시간이 초과되었습니다|할당량을 초과|점검 중입니다|불편을 드려 죄송합니다'),
   // Arabic
   cjkPhrase('حدث خطأ|(?:يرجى|الرجاء|يُرجى) (?:المحاولة|إعادة المحاولة)|حاول مرة أخرى'),
   cjkPhrase('غير (?:متاحة|متوفرة) (?:مؤقت|حالي)|انتهت مهلة'),

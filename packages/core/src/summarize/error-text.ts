@@ -1,6 +1,6 @@
 import { ERROR_PHRASES, foldForPhrase, unsaidPhrase } from './error-phrases.ts';
 import { REFUSAL_PHRASES } from './refusal-phrases.ts';
-import { declinesToSummarize, talksOfSummarizing } from './summarizing-talk.ts';
+import { declinesToSummarize, refusesRequest, talksOfSummarizing } from './summarizing-talk.ts';
 
 /**
  * Error text: what providers, SDKs, proxies and runtimes answer instead of a summary, and how
@@ -54,6 +54,8 @@ export interface PhraseSource {
   readonly folded: string;
   /** Whether the conversation itself speaks of summaries (`talksOfSummarizing`). */
   readonly aboutSummaries?: boolean;
+  /** Whether the conversation itself tells someone their request failed (`refusesRequest`). */
+  readonly refusesRequest?: boolean;
 }
 
 const PLACEHOLDER = /^(?:undefined|null|none|nan|\[object \w+\])$/i;
@@ -120,6 +122,11 @@ export function errorSign(
       ? source.aboutSummaries
       : folded !== undefined && talksOfSummarizing(folded);
   if (!aboutSummaries && declinesToSummarize(text)) return 'refusal';
+  const requestRefused =
+    typeof source === 'object' && source.refusesRequest !== undefined
+      ? source.refusesRequest
+      : refusesRequest(folded ?? '');
+  if (!requestRefused && refusesRequest(text)) return 'refusal';
   return undefined;
 }
 

@@ -50,7 +50,10 @@ export const REFUSAL_PHRASES: readonly RegExp[] = [
   ),
   // Dutch, Turkish, Polish
   phrase(String.raw`ik kan\s+(?:\S+\s+){0,6}?(?:niet|geen)`),
-  phrase('özetleyemem|yardımcı olamam|yapamam|üzgünüm,? (?:ancak|ama|fakat)'),
+  phrase('özetleyemem|yardımcı olam(?:am|ıyorum)|yapam(?:am|ıyorum)|üzgünüm,? (?:ancak|ama|fakat)'),
+  phrase(
+    String.raw`infringe (?:nuestras|las) (?:normas|políticas)|normas de uso|règles d'utilisation|nutzungsrichtlinien|norme d'uso|usage (?:policies|guidelines)`,
+  ),
   phrase('nie (?:mogę|jestem w stanie)|przepraszam,? ale'),
   // Russian
   phrase(

@@ -16,7 +16,7 @@ const SUMMARIZING = new RegExp(
 /** Not doing it: a negation or a failure, per language. */
 const NOT_DONE = new RegExp(
   [
-    String.raw`(?<!\p{L})(?:not|no|cannot|can't|can’t|unable|failed|couldn't|nicht|keine?n?|ne|pas|non|não|niet|geen|nie|не|нельзя|yapılamadı|başarısız|לא|אין|لا|لم|नहीं)(?!\p{L})`,
+    String.raw`(?<!\p{L})(?:not|no|never|cannot|\p{L}+n['’]t|unable|failed|impossible|impossibile|imposible|unmöglich|невозможно|nicht|keine?n?|ne|pas|non|não|niet|geen|nie|не|нельзя|yapılamadı|başarısız|לא|אין|لا|لم|नहीं)(?!\p{L})`,
     'でき(?:ません|かね)|失敗|不能|无法|無法|失败|수 없|실패',
   ].join('|'),
   'iu',
@@ -40,6 +40,36 @@ export function declinesToSummarize(text: string): boolean {
   const plain = text.replace(TRANSCRIPT_LABELS, ' ').replace(SUMMARY_OPENERS, ' ');
   for (const [sentence] of plain.matchAll(SENTENCE)) {
     if (SUMMARIZING.test(sentence) && NOT_DONE.test(sentence)) return true;
+  }
+  return false;
+}
+
+/** The reader's request, addressed to them: "your request", "votre demande", "tu solicitud". */
+const YOUR_REQUEST = new RegExp(
+  [
+    String.raw`(?<!\p{L})(?:your|votre|vos|ihre?|deine?|tu|tus|sua|seu|tua|tuo|ваш\p{L}*|твой|твоя) (?:\p{L}+ ){0,2}?(?:request|prompt|input|message|demande|requête|anfrage|eingabe|nachricht|solicitud|mensaje|solicitação|mensagem|richiesta|messaggio|запрос|сообщение)(?!\p{L})`,
+    '您的(?:请求|输入|消息)|你的(?:请求|输入)|귀하의 요청|お客様のリクエスト',
+  ].join('|'),
+  'iu',
+);
+/** That it failed or was blocked. */
+const FAILED = new RegExp(
+  [
+    NOT_DONE.source,
+    String.raw`(?<!\p{L})(?:failed|blocked|flagged|rejected|denied|exceeds?|exceeded|invalid|error|erreur|fehler|errore|erro|ошибк\p{L}*|bloqu\p{L}*|blockiert|bloccat\p{L}*|заблокирован\p{L}*|abgelehnt|rechazad\p{L}*|rejeitad\p{L}*|rifiutat\p{L}*|refusée?)(?!\p{L})`,
+    '失败|错误|拦截|오류|실패|차단',
+  ].join('|'),
+  'iu',
+);
+
+/**
+ * True when a sentence of `text` tells the reader their request failed or was blocked ("Your
+ * request ... was flagged", "No pudimos procesar tu solicitud"): a summary reports the
+ * conversation; it does not answer the request that asked for it.
+ */
+export function refusesRequest(text: string): boolean {
+  for (const [sentence] of text.matchAll(SENTENCE)) {
+    if (YOUR_REQUEST.test(sentence) && FAILED.test(sentence)) return true;
   }
   return false;
 }

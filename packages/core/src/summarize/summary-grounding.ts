@@ -8,7 +8,7 @@ import {
 } from './comparable-terms.ts';
 import { foldForPhrase } from './error-phrases.ts';
 import { SERVICE_WORDS } from './service-words.ts';
-import { talksOfSummarizing } from './summarizing-talk.ts';
+import { refusesRequest, talksOfSummarizing } from './summarizing-talk.ts';
 import { SUMMARY_HEADER_TITLE } from './summary-header.ts';
 
 /**
@@ -40,6 +40,8 @@ export interface SummarySource {
   readonly folded: string;
   /** The text itself speaks of summaries: a summary may then speak of summarizing. */
   readonly aboutSummaries: boolean;
+  /** The text itself tells someone their request failed: a summary may then say so too. */
+  readonly refusesRequest: boolean;
 }
 
 /** `reason` reads after "the summary": `is not about the conversation (...)`. */
@@ -132,6 +134,7 @@ export function summarySource(text: string): SummarySource {
   const comparables = sourceComparables(text.replace(FORMAT_LABELS, ' '));
   const folded = foldForPhrase(text);
   const aboutSummaries = talksOfSummarizing(folded);
+  const requestRefused = refusesRequest(folded);
   return {
     text,
     terms,
@@ -143,6 +146,7 @@ export function summarySource(text: string): SummarySource {
     latin,
     folded,
     aboutSummaries,
+    refusesRequest: requestRefused,
   };
 }
 
