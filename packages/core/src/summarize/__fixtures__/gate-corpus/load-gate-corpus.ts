@@ -69,10 +69,10 @@ function transcriptOf(lines: readonly string[]): string {
 
 /**
  * The sets: `main` (the gate was built on it), `held-out` (written after the gate was built,
- * measured, and then used to improve it) and `held-out-2` (written after the last change,
- * measured and never tuned on).
+ * measured, then used to improve it), `held-out-2` (the same, after that change) and `held-out-3`
+ * (written after the change that followed held-out-2; measured once).
  */
-export type GateCorpusSet = 'main' | 'held-out' | 'held-out-2';
+export type GateCorpusSet = 'main' | 'held-out' | 'held-out-2' | 'held-out-3';
 
 export function loadGateCorpus(set: GateCorpusSet = 'main'): GateCorpus {
   const dir = new URL(set === 'main' ? './' : `./${set}/`, import.meta.url);
