@@ -32,8 +32,12 @@ import { benchWorstCaseTokens } from './worst-case-tokens-bench.ts';
  *   baseline build to the same interleaved rounds).
  * - token-counts: per model and kind of text, mem's count vs the model's tokenizer, before (o200k
  *   for every model) and now, and the cost per message (token-counts-bench.ts).
+ * - summary-gate: the summary gate's wrong rejections and wrong acceptances on its corpus, per
+ *   language and kind, the gate before issue 23 (a frozen copy under summary-gate-before/) beside
+ *   today's, and its cost per summary (summary-gate-bench.ts).
  * `--quick` shrinks the sizes;
- * `--only=window|engine|tokens|token-counts|conditions|recall|recall-speed|cold` runs one part.
+ * `--only=window|engine|tokens|token-counts|summary-gate|conditions|recall|recall-speed|cold`
+ * runs one part.
  */
 const quick = process.argv.includes('--quick');
 const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
@@ -205,6 +209,10 @@ if (only === undefined || only === 'tokens') {
 if (only === undefined || only === 'token-counts') {
   const { runTokenCountsBench } = await import('./token-counts-bench.ts');
   out.tokenCounts = await runTokenCountsBench(quick);
+}
+if (only === undefined || only === 'summary-gate') {
+  const { runSummaryGateBench } = await import('./summary-gate-bench.ts');
+  out.summaryGate = runSummaryGateBench(quick);
 }
 if (only === undefined || only === 'cold') {
   const cold = await import('./cold-start-bench.ts');

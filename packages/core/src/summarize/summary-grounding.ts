@@ -7,6 +7,7 @@ import {
   sourceComparables,
 } from './comparable-terms.ts';
 import { foldForPhrase } from './error-phrases.ts';
+import { readsAsReply } from './reply-register.ts';
 import { SERVICE_WORDS } from './service-words.ts';
 import { refusesRequest, talksOfSummarizing } from './summarizing-talk.ts';
 import { SUMMARY_HEADER_TITLE } from './summary-header.ts';
@@ -181,7 +182,7 @@ const MAX_SERVICE_SHARE_UNSHARED = 0.34;
  * nobody listed reads. A summary that shares nothing is judged by what could be compared: it is
  * not about the conversation when it names ids, long numbers, identifiers or (in the Latin script,
  * outside German) capitalised names the conversation does not hold, or when it is largely service
- * words; otherwise it passes — a paraphrase, or a summary in another language whose conversation
+ * words, or when it speaks to its reader (`readsAsReply`: "we", "you", "please", "later"); otherwise it passes — a paraphrase, or a summary in another language whose conversation
  * offers nothing to compare. Weak terms ("error", "while") never count as shared; one- or
  * two-character Latin terms and the extractive format's labels are left out on both sides. A
  * source with fewer than 3 evidence terms ("hi" / "hello!") is too small to judge. A summary
@@ -227,6 +228,6 @@ export function checkGrounding(summary: string, source: SummarySource): Groundin
     : [];
   const foreignIds = comparables.specific.filter((t) => !holdsComparable(source.comparables, t));
   if (foreignNames.length + foreignIds.length > 0) return notAbout(0);
-  if (serviceShare >= MAX_SERVICE_SHARE_UNSHARED) return notAbout(0);
+  if (serviceShare >= MAX_SERVICE_SHARE_UNSHARED || readsAsReply(summary)) return notAbout(0);
   return { grounded: true };
 }
