@@ -1,8 +1,10 @@
 /**
- * A reply that speaks of summarizing and of not doing it ("I can't provide a summary", "Zum
- * Auftrag darf ich keine Zusammenfassung ausgeben", "の要約に失敗しました", "我不能总结") is a
- * refusal or an error, in any wording: a summary reports the conversation, not its own making.
- * Unless the conversation itself is about summaries.
+ * How a reply talks about the task instead of the conversation. One that speaks of summarizing
+ * and of not doing it ("I can't provide a summary", "Zum Auftrag darf ich keine Zusammenfassung
+ * ausgeben", "の要約に失敗しました", "我不能总结"), or tells its reader their request failed
+ * ("Your request ... was flagged", "No pudimos procesar tu solicitud"), is a refusal or an error,
+ * in any wording: a summary reports the conversation, not its own making. Unless the conversation
+ * itself talks so (checked by the caller with `talksOfSummarizing` / `refusesRequest`).
  */
 
 /** Summarizing, per language (English `resume` is not `résumer`: accents are required). */
