@@ -120,7 +120,7 @@ export function runSummaryGateBench(quick: boolean) {
     'Summary gate corpus (main): error and refusal texts wrongly accepted, per kind',
     breakdown(main.errors, (c) => c.kind, accepted, 'kind'),
   );
-  const sets: GateCorpusSet[] = ['main', 'held-out', 'held-out-2', 'held-out-3'];
+  const sets: GateCorpusSet[] = ['main', 'held-out', 'held-out-2', 'held-out-3', 'held-out-4'];
   const all = sets.map((set) => rates(set, set === 'main' ? main : loadGateCorpus(set)));
   printTable(
     'Summary gate: the two error rates, before (d3fd5a8) and now, per corpus set',

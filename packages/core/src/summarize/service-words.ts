@@ -18,5 +18,12 @@ export const SERVICE_WORDS: ReadonlySet<string> = new Set(
   kontingent erreur requete serveur indisponible reessayer delai depasse acces refuse solicitud
   servidor servicio disponible intentelo intente cuota solicitacao requisicao servico
   indisponivel tente novamente errore richiesta servizio riprova ошибка запрос сервер сервис
-  недоступен повторите попытку позже квота`.split(/\s+/),
+  недоступен повторите попытку позже квота
+  unable respond responding reply answer system maintenance wait
+  repond reponse reponses systeme maintenance patienter attendre
+  antwort antworten system wartung warten
+  responder respuesta sistema mantenimiento esperar
+  resposta sistema manutencao aguarde
+  rispondere risposta sistema manutenzione attendere
+  ответ ответа ответить сервера система обслуживание`.split(/\s+/),
 );

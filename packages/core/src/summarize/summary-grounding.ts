@@ -7,7 +7,7 @@ import {
   sourceComparables,
 } from './comparable-terms.ts';
 import { foldForPhrase } from './error-phrases.ts';
-import { readsAsReply } from './reply-register.ts';
+import { declinesInFirstPerson, readsAsReply } from './reply-register.ts';
 import { SERVICE_WORDS } from './service-words.ts';
 import { refusesRequest, talksOfSummarizing } from './summarizing-talk.ts';
 import { SUMMARY_HEADER_TITLE } from './summary-header.ts';
@@ -217,6 +217,9 @@ export function checkGrounding(summary: string, source: SummarySource): Groundin
     if (term.length >= 2 && !terms.has(term) && holdsComparable(source.comparables, term)) shared++;
   }
   const serviceShare = terms.size === 0 ? 0 : service / terms.size;
+  if (declinesInFirstPerson(summary) && !summary.includes(SUMMARY_HEADER_TITLE)) {
+    return { grounded: false, reason: 'declines in the first person: it reads as a refusal' };
+  }
   if (shared > 0) {
     // One service word ("Service Wednesday 8:00") says nothing; two or more in a large share do.
     return service >= 2 && serviceShare >= MAX_SERVICE_SHARE
@@ -228,6 +231,8 @@ export function checkGrounding(summary: string, source: SummarySource): Groundin
     : [];
   const foreignIds = comparables.specific.filter((t) => !holdsComparable(source.comparables, t));
   if (foreignNames.length + foreignIds.length > 0) return notAbout(0);
-  if (serviceShare >= MAX_SERVICE_SHARE_UNSHARED || readsAsReply(summary)) return notAbout(0);
-  return { grounded: true };
+  if (serviceShare >= MAX_SERVICE_SHARE_UNSHARED) return notAbout(0);
+  // The extractive format quotes the conversation's own lines ("First: How are you?").
+  if (readsAsReply(summary) && !summary.includes(SUMMARY_HEADER_TITLE)) return notAbout(0);
+  return { grounded: true, unshared: true } as Grounding;
 }

@@ -70,9 +70,11 @@ function transcriptOf(lines: readonly string[]): string {
 /**
  * The sets: `main` (the gate was built on it), `held-out` (written after the gate was built,
  * measured, then used to improve it), `held-out-2` (the same, after that change) and `held-out-3`
- * (written after the change that followed held-out-2; measured once).
+ * (written after the change that followed held-out-2; measured once, then used for one more
+ * change: person words and first-person refusals) and `held-out-4` (written after that change;
+ * measured once).
  */
-export type GateCorpusSet = 'main' | 'held-out' | 'held-out-2' | 'held-out-3';
+export type GateCorpusSet = 'main' | 'held-out' | 'held-out-2' | 'held-out-3' | 'held-out-4';
 
 export function loadGateCorpus(set: GateCorpusSet = 'main'): GateCorpus {
   const dir = new URL(set === 'main' ? './' : `./${set}/`, import.meta.url);
