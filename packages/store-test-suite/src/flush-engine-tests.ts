@@ -2,8 +2,8 @@ import { createMemoryEngine, type MemoryEngine, type MemorySession } from '@mem/
 import { isSummaryMessage, parseSessionSnapshot, type Store } from '@mem/core/backend';
 import { generateConversation } from '@mem/core/testing';
 import { describe, expect, it } from 'vitest';
+import type { EnginePlaceFactory } from './engine-place.ts';
 import { summarizer, turnsOf } from './engine-replay.ts';
-import type { EnginePlaceFactory } from './run-engine-tests.ts';
 
 /** FLUSH with a summarizer that fires every 6 interactions and keeps the last 2. */
 const FLUSH_PROFILE = {

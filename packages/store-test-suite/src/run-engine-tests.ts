@@ -1,29 +1,12 @@
 import { createMemoryEngine, Memory, MemoryManager } from '@mem/core';
-import {
-  isSummaryMessage,
-  type KnowledgeBase,
-  messageText,
-  promptProblems,
-  type Store,
-} from '@mem/core/backend';
+import { isSummaryMessage, messageText, promptProblems, type Store } from '@mem/core/backend';
 import { generateConversation } from '@mem/core/testing';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { EnginePlaceFactory } from './engine-place.ts';
 import { COLLECTION, engineOn, replay, summarizer, THRESHOLD, WINDOW } from './engine-replay.ts';
 import { flushEngineTests } from './flush-engine-tests.ts';
 
-/**
- * One place of a backend that no other test uses: a database file, a key prefix on a server, an
- * `InMemoryBackend`. Every store and knowledge base opened on it sees the same data.
- */
-export interface EngineTestPlace {
-  /** A new store on this place, as another process would open it (new connection or client). */
-  store(options?: { namespace?: string }): Store;
-  /** A new knowledge base on this place. */
-  knowledgeBase(): KnowledgeBase;
-}
-
-/** Makes a fresh place; `label` is unique within the run (use it in a file name or key prefix). */
-export type EnginePlaceFactory = (label: string) => EngineTestPlace | Promise<EngineTestPlace>;
+export type { EnginePlaceFactory, EngineTestPlace } from './engine-place.ts';
 
 export interface EngineSuiteOptions {
   /** Runs once after the tests (for example, to remove a temp dir). */
