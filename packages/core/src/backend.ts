@@ -19,7 +19,7 @@ export { EMBEDDER_SPECIFICATION_VERSION } from './knowledge/embedder-spec.ts';
 export type {
   KnowledgeBase,
   KnowledgeBaseCapabilities,
-  KnowledgeBaseV1,
+  KnowledgeBaseV2,
   KnowledgeChunk,
   KnowledgeChunkMetadata,
   KnowledgeCountFilter,
@@ -96,6 +96,7 @@ export type {
   EraseResult,
   FlushInput,
   FlushResult,
+  ForgetUserResult,
   IdempotencyRecord,
   ListOptions,
   ListResult,
@@ -110,13 +111,23 @@ export type {
   StoredMessage,
   StoreV1,
   StoreV2,
+  StoreV3,
   SummaryRecord,
+  UserFact,
+  UserFacts,
+  WriteUserFactsInput,
+  WriteUserFactsResult,
 } from './store/store-spec.ts';
-export { STORE_SPECIFICATION_VERSION } from './store/store-spec.ts';
+export {
+  MAX_USER_FACT_LENGTH,
+  MAX_USER_FACTS,
+  STORE_SPECIFICATION_VERSION,
+} from './store/store-spec.ts';
 export { isStoredMessageShape, isSummaryRecordShape } from './store/stored-shape.ts';
 export {
   assertValidNamespace,
   assertValidSessionId,
+  assertValidUserId,
   MAX_SESSION_ID_LENGTH,
   namespaceOption,
 } from './store/validate-ids.ts';

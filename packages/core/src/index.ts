@@ -26,7 +26,13 @@ export type {
   MemoryEngineEvent,
   MemoryEngineEvents,
 } from './engine/engine-events.ts';
-export type { MemoryEngine, MemoryEngineOptions } from './engine/memory-engine.ts';
+export type {
+  ForgetUserReport,
+  MemoryEngine,
+  MemoryEngineOptions,
+  SessionOptions,
+  UserMemory,
+} from './engine/memory-engine.ts';
 export { createMemoryEngine } from './engine/memory-engine.ts';
 export type {
   AppendedMessages,
@@ -159,7 +165,23 @@ export { isSummaryMessage, messageText } from './model/message.ts';
 export { messageSchema } from './model/message-schema.ts';
 export type { InMemoryBackend, InMemoryStoreOptions } from './store/in-memory-store.ts';
 export { createInMemoryBackend, createInMemoryStore } from './store/in-memory-store.ts';
-export type { SessionInfo, Store, StoredMessage, SummaryRecord } from './store/store-spec.ts';
+export type {
+  FactExtractor,
+  FactExtractorInput,
+  FactExtractorOptions,
+  FactExtractorV1,
+  FactOperation,
+} from './facts/fact-extractor.ts';
+export { FACT_EXTRACTOR_SPECIFICATION_VERSION } from './facts/fact-extractor.ts';
+export type {
+  ForgetUserResult,
+  SessionInfo,
+  Store,
+  StoredMessage,
+  SummaryRecord,
+  UserFact,
+  UserFacts,
+} from './store/store-spec.ts';
 export type {
   CustomLongTermConfig,
   LongTermPlan,

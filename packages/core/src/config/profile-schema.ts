@@ -48,6 +48,12 @@ export const knowledgeBaseConfigSchema = z.strictObject({
    * gets whatever the window does not need. 0 to 1, default 0.75.
    */
   knowledge_share: z.number().min(0).max(1).default(0.75),
+  /**
+   * mem's own field. Which chunks a session's search covers: `session`, its own; `user`, every
+   * session of its user (never another user's). Default: `user` for a session that has a user
+   * (`engine.session(id, { userId })`), else `session`.
+   */
+  scope: z.enum(['session', 'user']).optional(),
 });
 
 /** How summaries and archived turns are cut into chunks before indexing, in tokens. */
@@ -109,6 +115,20 @@ export function customStrategySchema(id: string, fields: z.ZodRawShape = {}) {
   });
 }
 
+/**
+ * mem's own field: the block of durable facts about the user shown in every session of a user,
+ * right after the pinned system prompts, and how it is kept up to date.
+ */
+export const userFactsConfigSchema = z.strictObject({
+  /** Most tokens the facts block may take of the prompt; the newest facts win. 0 shows none. */
+  max_tokens: int(0).max(100_000).default(400),
+  /**
+   * `after_interaction`: the engine's fact extractor reads each finished interaction in the
+   * background and updates the facts; `never`: facts change only through the API.
+   */
+  extraction: z.enum(['after_interaction', 'never']).default('after_interaction'),
+});
+
 export const persistenceStrategySchema = z.enum(['INCREMENTAL', 'FLUSH', 'EPHEMERAL']);
 
 export const profileSchema = z.strictObject({
@@ -120,6 +140,14 @@ export const profileSchema = z.strictObject({
    * summary records dropped); EPHEMERAL never persists.
    */
   persistence_strategy: persistenceStrategySchema.default('INCREMENTAL'),
+  /**
+   * mem's own field: user facts for sessions that have a user (see `userFactsConfigSchema`);
+   * `null` turns them off. Sessions without a user never show or extract facts.
+   */
+  user_facts: userFactsConfigSchema.nullable().default({
+    max_tokens: 400,
+    extraction: 'after_interaction',
+  }),
 });
 
 /** The profile schema with registered long-term strategies accepted next to the built-in ones. */
@@ -153,6 +181,7 @@ export type ProfileLongTermConfig = LongTermStrategyConfig | CustomLongTermConfi
 export type KnowledgeBaseConfig = z.output<typeof knowledgeBaseConfigSchema>;
 export type TextSplitterConfig = z.output<typeof textSplitterConfigSchema>;
 export type PersistenceStrategy = z.output<typeof persistenceStrategySchema>;
+export type UserFactsConfig = z.output<typeof userFactsConfigSchema>;
 export type ProfileConfig = Omit<z.output<typeof profileSchema>, 'long_term_memory_strategy'> & {
   long_term_memory_strategy: ProfileLongTermConfig[];
 };

@@ -5,7 +5,8 @@ import { TypedEmitter } from '../events/typed-emitter.ts';
 import { createInMemoryKnowledgeBase } from '../knowledge/in-memory-knowledge-base.ts';
 import type { KnowledgeBase } from '../knowledge/knowledge-base-spec.ts';
 import { createInMemoryStore } from '../store/in-memory-store.ts';
-import type { Store } from '../store/store-spec.ts';
+import type { FactExtractor } from '../facts/fact-extractor.ts';
+import type { ForgetUserResult, Store, UserFact } from '../store/store-spec.ts';
 import { assertValidSessionId } from '../store/validate-ids.ts';
 import type { LongTermStrategy } from '../strategies/long-term/long-term-strategy.ts';
 import { longTermRegistry, registeredOnly } from '../strategies/long-term/strategy-registry.ts';
@@ -81,7 +82,50 @@ export interface MemoryEngineOptions {
    * number of sessions in bounded memory.
    */
   maxCachedSessions?: number;
+  /**
+   * Learns durable facts about a user from each finished interaction of a session that has one
+   * (in the background; profile `user_facts.extraction`). Default: the rules extractor (no model:
+   * explicit self-statements such as name, location, work, preferences, "remember that ...",
+   * and corrections). `null`: facts change only through `engine.user(id)`. LLM extractors:
+   * `@mem/summarizers`.
+   */
+  factExtractor?: FactExtractor | null;
   now?: () => number;
+}
+
+/** `engine.session()`'s options. */
+export interface SessionOptions {
+  /**
+   * The user the session belongs to: stored with it on its first write, so its knowledge is
+   * searchable from the user's other sessions (`knowledge_base.scope`), the user's facts join its
+   * prompt, and `forgetUser` erases it. A session stored for another user is refused
+   * (`MemValidationError`, field `userId`).
+   */
+  userId?: string;
+}
+
+/** What `forgetUser` removed: the store's counts and the knowledge chunks. */
+export interface ForgetUserReport extends ForgetUserResult {
+  /** Knowledge-base chunks removed, over every collection the profile indexes into. */
+  chunks: number;
+}
+
+/** One user's memory across sessions. */
+export interface UserMemory {
+  readonly id: string;
+  /** The user's facts, oldest first. */
+  facts(): Promise<UserFact[]>;
+  /**
+   * Adds a fact, or with `id` (or an `about` that an existing fact has) replaces that one;
+   * returns it as stored. Compare-and-swap: a concurrent update is re-read, never lost.
+   */
+  setFact(fact: { text: string; about?: string; id?: string }): Promise<UserFact>;
+  /** Removes one fact; false when there was none with this id. */
+  forgetFact(id: string): Promise<boolean>;
+  /** The ids of the user's stored sessions. */
+  sessions(): Promise<string[]>;
+  /** `engine.forgetUser(id)`. */
+  forget(): Promise<ForgetUserReport>;
 }
 
 export interface MemoryEngine {
@@ -96,7 +140,16 @@ export interface MemoryEngine {
    */
   tokenAccuracy(): TokenAccuracy[];
   /** A handle on one conversation; cheap, and the same state is shared by every handle. */
-  session(sessionId: string): MemorySession;
+  session(sessionId: string, options?: SessionOptions): MemorySession;
+  /** A user's facts and sessions (`SessionOptions.userId`). */
+  user(userId: string): UserMemory;
+  /**
+   * Erases everything of the user from the store and the knowledge base: every session (messages,
+   * archive, summaries, idempotency keys), every chunk and vector, and the facts. Waits for the
+   * user's background work first. Idempotent and resumable: after a crash half-way, run it
+   * again. Other users are never touched. Stop using the user's sessions before calling it.
+   */
+  forgetUser(userId: string): Promise<ForgetUserReport>;
   on<E extends MemoryEngineEvent>(
     event: E,
     listener: (payload: MemoryEngineEvents[E]) => void,
@@ -263,9 +316,15 @@ export function createMemoryEngine(options: MemoryEngineOptions): MemoryEngine {
     knowledgeBase,
     tokenCounter: counter,
     tokenAccuracy: () => accuracy.report(),
-    session(sessionId) {
+    session(sessionId, _sessionOptions) {
       assertValidSessionId(sessionId);
       return cached(sessionId).handle;
+    },
+    user(_userId) {
+      throw new MemValidationError('userId', '[mem/core] user memory is being built (issue 24).');
+    },
+    forgetUser(_userId) {
+      throw new MemValidationError('userId', '[mem/core] user memory is being built (issue 24).');
     },
     on: (event, listener) => events.on(event, listener),
     setSummarizer(summarizer) {

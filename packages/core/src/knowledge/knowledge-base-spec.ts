@@ -1,5 +1,5 @@
 /**
- * The KnowledgeBase contract, version 1. A spec is types only: core ships an in-memory, lexical
+ * The KnowledgeBase contract, version 2. A spec is types only: core ships an in-memory, lexical
  * implementation (`createInMemoryKnowledgeBase`); other backends (SQLite FTS5, vector stores)
  * implement it in their own packages.
  *
@@ -16,12 +16,16 @@
  * a session is cleared, the engine deletes every chunk that covers them, so erased content never
  * comes back through `search`.
  *
+ * Users (v2): a chunk may carry the user its session belongs to (`metadata.userId`). A search,
+ * a count and a delete can be limited to one user's chunks; a search with `userId` never returns
+ * a chunk of another user, nor one without a user.
+ *
  * Ids: collection ids are validated with `assertValidCollectionId` (1-128 characters: letters,
  * digits, `_`, `-`, `.`, `:`) and session ids with `assertValidSessionId`; a bad id is a
  * `MemValidationError` naming the field (`collectionId`, `sessionId`). Backends bind ids as
  * parameters: an id never becomes SQL text, a key pattern or a file path.
  */
-export const KNOWLEDGE_BASE_SPECIFICATION_VERSION = 'mem.kb.v1';
+export const KNOWLEDGE_BASE_SPECIFICATION_VERSION = 'mem.kb.v2';
 
 /**
  * Abilities a backend declares; core reads these, never `instanceof`: the engine refuses a
@@ -40,6 +44,8 @@ export interface KnowledgeBaseCapabilities {
 export interface KnowledgeChunkMetadata {
   /** The session the content belongs to. */
   sessionId: string;
+  /** The user that session belongs to (v2; checked with `assertValidUserId`). */
+  userId?: string;
   /**
    * `summary`: a piece of a summary. `archive`: a piece of conversation turns — the engine indexes
    * each interaction as soon as it is finished, before any compaction archives it.
@@ -93,22 +99,31 @@ export interface KnowledgeSearchOptions {
   topK: number;
   /** Only chunks of this session. Default: every session in the collection. */
   sessionId?: string;
+  /**
+   * Only chunks of this user (v2), from any of the user's sessions; with `sessionId` too, only
+   * chunks that match both. Default: chunks of any user, and chunks without one.
+   */
+  userId?: string;
 }
 
 /**
  * Which chunks `delete` removes: chunks of `sessionId` — all of them when neither list is given,
  * else those whose `messageIds` meet `messageIds` or whose `summaryId` is in `summaryIds` or in
  * `messageIds` (a summary is itself a message). An empty list matches nothing.
+ *
+ * v2: `{ userId }` alone removes every chunk of the user, in every session (the lists are not
+ * allowed with it); `{ sessionId, userId }` narrows the session's chunks to that user's. At
+ * least one of `sessionId` and `userId` is required.
  */
-export interface KnowledgeDeleteFilter {
-  sessionId: string;
-  messageIds?: string[];
-  summaryIds?: string[];
-}
+export type KnowledgeDeleteFilter =
+  | { sessionId: string; userId?: string; messageIds?: string[]; summaryIds?: string[] }
+  | { userId: string; sessionId?: undefined; messageIds?: undefined; summaryIds?: undefined };
 
 export interface KnowledgeCountFilter {
   /** Count only this session's chunks. Default: the whole collection. */
   sessionId?: string;
+  /** Count only this user's chunks (v2); with `sessionId`, those matching both. */
+  userId?: string;
 }
 
 /**
@@ -116,8 +131,11 @@ export interface KnowledgeCountFilter {
  * rejects with `MemStoreError`. Results are copies, and nothing stored aliases the caller's
  * objects.
  */
-/** The KnowledgeBase contract, version 1 (`mem.kb.v1`). */
-export interface KnowledgeBaseV1 {
+/**
+ * The KnowledgeBase contract, version 2 (`mem.kb.v2`). v2 = v1 + users: `metadata.userId`, and
+ * `userId` in search, count and delete filters; a v1 knowledge base is refused by core.
+ */
+export interface KnowledgeBaseV2 {
   readonly specificationVersion: typeof KNOWLEDGE_BASE_SPECIFICATION_VERSION;
   readonly capabilities: KnowledgeBaseCapabilities;
   /** The tenant this knowledge base is bound to. */
@@ -146,7 +164,7 @@ export interface KnowledgeBaseV1 {
 }
 
 /** The KnowledgeBase of the version this core speaks. */
-export type KnowledgeBase = KnowledgeBaseV1;
+export type KnowledgeBase = KnowledgeBaseV2;
 
 /** The text a backend indexes for a chunk: its `context` (if any), a line break, its `text`. */
 export function searchableText(chunk: Pick<KnowledgeChunk, 'text' | 'context'>): string {

@@ -7,7 +7,10 @@ import type { Message } from '../model/message.ts';
  * Versions: a change a backend must implement gets a new version (a new `StoreVn` beside the
  * old one, a new `STORE_SPECIFICATION_VERSION`, `Store` pointing at it); core refuses a store
  * of another version with the reason (`storeProblem`). v2 = v1 + `flush` (FLUSH persistence:
- * the stored session becomes exactly its active messages).
+ * the stored session becomes exactly its active messages). v3 = v2 + users: a session may belong
+ * to a user (`AppendOptions.userId`, `SessionInfo.userId`, `list({ userId })`), a user has a
+ * small document of durable facts written with compare-and-swap (`userFacts`,
+ * `writeUserFacts`), and `forgetUser` erases everything of one user.
  *
  * Model: a session is an ordered log of *active* messages, each with a per-session sequence
  * number (`seq`, strictly increasing, never reused). Appends add to the end. Compaction replaces
@@ -38,7 +41,7 @@ import type { Message } from '../model/message.ts';
  *   session totals stay safe integers;
  * - `content` is a string or content parts, never `null`.
  */
-export const STORE_SPECIFICATION_VERSION = 'mem.store.v2';
+export const STORE_SPECIFICATION_VERSION = 'mem.store.v3';
 
 /**
  * What a store declares about itself. Descriptive: core behaves the same with any of them (it
@@ -90,6 +93,8 @@ export interface SessionInfo {
   tokenCount: number;
   createdAt: number;
   updatedAt: number;
+  /** The user the session belongs to (v3); absent for a session without one. */
+  userId?: string;
 }
 
 export interface AppendOptions {
@@ -99,6 +104,14 @@ export interface AppendOptions {
    * units of well-formed Unicode.
    */
   idempotencyKey: string;
+  /**
+   * The user the session belongs to (v3), checked with `assertValidUserId`. The first append
+   * that names a user binds the session to it (a new session, or one stored without a user),
+   * atomically with the append. An append naming another user than the bound one is refused
+   * with `MemValidationError` (field `userId`) and writes nothing, duplicate key or not. An
+   * append without `userId` to a bound session is allowed and leaves the binding alone.
+   */
+  userId?: string;
 }
 
 export interface AppendResult {
@@ -187,6 +200,8 @@ export interface FlushResult {
 export interface ListOptions {
   cursor?: string;
   limit?: number;
+  /** Only sessions bound to this user (v3). A cursor is valid only with the same filter. */
+  userId?: string;
 }
 
 export interface ListResult {
@@ -301,5 +316,92 @@ export interface StoreV2 extends Omit<StoreV1, 'specificationVersion'> {
   flush(sessionId: string, input: FlushInput): Promise<FlushResult>;
 }
 
+/** Longest accepted text of one user fact, in UTF-16 code units. */
+export const MAX_USER_FACT_LENGTH = 2000;
+/** Most facts one user's document holds. */
+export const MAX_USER_FACTS = 500;
+
+/**
+ * One durable fact about a user ("Lives in Lisbon", "Prefers answers in German"). Facts are
+ * short sentences about the person, kept across sessions and shown in every session's prompt.
+ */
+export interface UserFact {
+  /** Unique within the user's facts: 1-256 code units, well-formed. */
+  id: string;
+  /** The fact, one sentence: 1 to `MAX_USER_FACT_LENGTH` code units, well-formed, not blank. */
+  text: string;
+  /**
+   * What the fact is about, as a short key (`name`, `location`, `employer`, `preference:coffee`):
+   * a newer fact about the same thing supersedes the older one. Optional; 1-128 code units.
+   */
+  about?: string;
+  /** The session the fact was learnt in (absent when set through the API). */
+  sessionId?: string;
+  /** The messages it was learnt from, oldest first (empty when set through the API). */
+  sourceMessageIds: string[];
+  /** When the fact was first learnt and last changed, ms since the epoch. */
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** A user's facts as stored, with the version a write must name to replace them. */
+export interface UserFacts {
+  userId: string;
+  /** 0 when the user has no facts document (yet, or any more); grows by one on every write. */
+  version: number;
+  /** Oldest first by `createdAt`, as written. */
+  facts: UserFact[];
+}
+
+export interface WriteUserFactsInput {
+  /** The version read (0: none stored yet). A stale version is a `MemStoreConflictError`. */
+  expectedVersion: number;
+  /** The whole new document: at most `MAX_USER_FACTS` facts, ids unique. */
+  facts: UserFact[];
+}
+
+export interface WriteUserFactsResult {
+  version: number;
+}
+
+/** What `forgetUser` removed. Counts are of this call: a second call returns zeros. */
+export interface ForgetUserResult {
+  /** Sessions removed, with everything linked to them (archive, summaries, idempotency keys). */
+  sessions: number;
+  /** Messages removed with them, active and archived. */
+  messages: number;
+  /** Facts removed. */
+  facts: number;
+}
+
+/**
+ * The Store contract, version 3 (`mem.store.v3`): version 2 and users.
+ *
+ * A session may belong to one user (`AppendOptions.userId`): the binding is stored with the
+ * session, survives export/import (`SessionInfo.userId`), and goes with it on `clear`. `replace`,
+ * `compact`, `erase`, `pop` and `flush` keep it.
+ */
+export interface StoreV3 extends Omit<StoreV2, 'specificationVersion'> {
+  readonly specificationVersion: typeof STORE_SPECIFICATION_VERSION;
+  /** The user's facts; `{ version: 0, facts: [] }` when none are stored. */
+  userFacts(userId: string): Promise<UserFacts>;
+  /**
+   * Replaces the user's facts if they are still at `expectedVersion` (compare-and-swap), else
+   * `MemStoreConflictError`: two writers that read the same version cannot both win, so a
+   * writer re-reads and re-applies its change. An empty `facts` list removes the document
+   * (the version still grows: a writer that read before must re-read).
+   */
+  writeUserFacts(userId: string, input: WriteUserFactsInput): Promise<WriteUserFactsResult>;
+  /**
+   * Erases everything of the user: every session bound to it (with its messages, archive,
+   * summaries and idempotency keys) and its facts. Each session goes atomically and only if it
+   * is still bound to this user; a run that is killed half-way leaves every remaining session
+   * whole, and running it again finishes the job. Idempotent; other users' data is never
+   * touched. Sessions appended to while it runs may survive it: stop using the user's sessions
+   * first.
+   */
+  forgetUser(userId: string): Promise<ForgetUserResult>;
+}
+
 /** The Store of the version this core speaks. */
-export type Store = StoreV2;
+export type Store = StoreV3;

@@ -43,6 +43,14 @@ export function assertValidSessionId(
   }
 }
 
+/**
+ * User ids follow the session id rules (1-512 code units of well-formed Unicode, no control
+ * characters): opaque data, stored exactly, never SQL text or a key pattern.
+ */
+export function assertValidUserId(userId: unknown, field = 'userId'): asserts userId is string {
+  assertValidSessionId(userId, field);
+}
+
 /** No closure per check: this runs on every store call. */
 function invalidId(field: string, why: string): MemValidationError {
   return new MemValidationError(field, `[mem/store] invalid ${field}: ${why}`);
