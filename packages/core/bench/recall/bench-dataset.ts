@@ -1,13 +1,14 @@
+import { analyzeText } from '../../src/knowledge/analyze-text.ts';
 import type { TokenCounter } from '../../src/tokens/token-counter.ts';
 import { Baselines } from './baselines.ts';
 import { contextText, turnTexts } from './context-text.ts';
-import { runMem } from './mem-run.ts';
+import { runMem, runMemAcrossSessions } from './mem-run.ts';
 import { checkEvidence, countQuestions, type RecallDataset } from './recall-dataset.ts';
 import { orderTypes, Shares } from './shares.ts';
 
 /** Retrieval recall is measured among the best k hits, for each k. */
 export const KS = [5, 10, 25] as const;
-const METHODS = ['mem', 'recency', 'BM25'] as const;
+const METHODS = ['mem', 'mem, new session', 'recency', 'BM25'] as const;
 type Method = (typeof METHODS)[number];
 
 interface Cell {
@@ -40,6 +41,9 @@ export async function benchDataset(
   let compactionErrors = 0;
   let replayMs = 0;
   let knowledgeChunks = 0;
+  let userSessions = 0;
+  let userFacts = 0;
+  const fromFacts = new Shares();
   for (const conversation of dataset.conversations) {
     const texts = turnTexts(conversation.messages);
     const baselines = new Baselines(conversation.messages, counter);
@@ -52,6 +56,14 @@ export async function benchDataset(
     }
     for (const budget of budgets) {
       const mem = await runMem(conversation, budget, KS, counter);
+      const across = await runMemAcrossSessions(conversation, budget, counter);
+      if (budget === budgets.at(-1)) {
+        userSessions += across.sessions;
+        userFacts += across.facts;
+        for (const q of conversation.questions) {
+          fromFacts.add(q.type, answerInFacts(q.answer, across.answers.get(q.id)!.facts));
+        }
+      }
       compactions += mem.compactions;
       compactionErrors += mem.compactionErrors;
       replayMs += mem.replayMs;
@@ -62,6 +74,7 @@ export async function benchDataset(
         const bm25 = baselines.bm25(q.question, budget);
         const contexts: Record<Method, { text: string; tokenCount: number }> = {
           mem: answer,
+          'mem, new session': across.answers.get(q.id)!,
           recency: { text: contextText(recency.messages), tokenCount: recency.tokenCount },
           BM25: { text: contextText(bm25.messages), tokenCount: bm25.tokenCount },
         };
@@ -100,8 +113,23 @@ export async function benchDataset(
     compactionErrors,
     knowledgeChunks,
     replayMs,
+    userSessions,
+    userFacts,
+    fromFacts,
     seconds: (performance.now() - t0) / 1000,
   };
 }
 
 export type DatasetResult = Awaited<ReturnType<typeof benchDataset>>;
+
+/**
+ * True when every content word of the expected answer (3+ letters, stopwords aside) is in the
+ * user-facts block: the question could be answered from the facts alone.
+ */
+export function answerInFacts(answer: string, facts: string): boolean {
+  if (facts.length === 0) return false;
+  const words = analyzeText(answer);
+  if (words.length === 0) return false;
+  const held = new Set(analyzeText(facts));
+  return words.every((w) => held.has(w));
+}

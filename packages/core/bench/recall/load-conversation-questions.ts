@@ -33,10 +33,11 @@ export async function loadConversationQuestions(
   const conversationPath = resolve(dirname(questionsPath), relative);
   const conversation = conversationFile.parse(JSON.parse(await readFile(conversationPath, 'utf8')));
   const messages: Message[] = conversation.sessions.flatMap((s) => s.messages as Message[]);
+  const sessions = conversation.sessions.flatMap((s) => s.messages.map(() => s.id));
   return {
     name,
     external: false,
-    conversations: [{ id: 'conversation', messages, questions }],
+    conversations: [{ id: 'conversation', messages, sessions, questions }],
     skipped: {},
   };
 }

@@ -45,6 +45,7 @@ export async function loadDialogue(file: string, name: string): Promise<RecallDa
   }
   const { speakers, sessions, questions } = parsed.data;
   const messages: Message[] = [];
+  const sessionOf: string[] = [];
   for (const session of sessions) {
     const start = Date.parse(session.date);
     session.turns.forEach((turn, i) => {
@@ -58,12 +59,13 @@ export async function loadDialogue(file: string, name: string): Promise<RecallDa
         content: turn.text,
         createdAt: start + i * MINUTE,
       });
+      sessionOf.push(session.id);
     });
   }
   return {
     name,
     external: false,
-    conversations: [{ id: 'dialogue', messages, questions }],
+    conversations: [{ id: 'dialogue', messages, sessions: sessionOf, questions }],
     skipped: {},
   };
 }

@@ -69,6 +69,7 @@ export async function loadLocomo(dir: string): Promise<RecallDataset> {
     const name = file.replace(/\.json$/, '');
     const a = data.speaker_a as string;
     const messages: Message[] = [];
+    const sessionOf: string[] = [];
     const sessionNumbers = Object.keys(data)
       .flatMap((k) => /^session_(\d+)$/.exec(k)?.[1] ?? [])
       .map(Number)
@@ -84,6 +85,7 @@ export async function loadLocomo(dir: string): Promise<RecallDataset> {
           content: turn.text,
           createdAt: start + i * MINUTE,
         });
+        sessionOf.push(`session_${n}`);
       });
     }
     const ids = new Set(messages.filter((m) => m.content !== '').map((m) => m.id));
@@ -111,7 +113,7 @@ export async function loadLocomo(dir: string): Promise<RecallDataset> {
         evidence,
       });
     }
-    conversations.push({ id: `locomo-${name}`, messages, questions });
+    conversations.push({ id: `locomo-${name}`, messages, sessions: sessionOf, questions });
   }
   return { name: 'LoCoMo (external)', external: true, conversations, skipped };
 }

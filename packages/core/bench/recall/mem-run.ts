@@ -101,3 +101,54 @@ export async function runMem(
   const knowledgeChunks = await knowledgeBase.count(COLLECTION, { sessionId: conversation.id });
   return { answers, compactions, compactionErrors, knowledgeChunks, replayMs };
 }
+
+export interface CrossSessionRun {
+  /** Per question: the context of a new session of the user, ending with the question. */
+  answers: Map<string, { text: string; tokenCount: number; facts: string }>;
+  sessions: number;
+  facts: number;
+  replayMs: number;
+}
+
+/**
+ * The cross-session mode: every session of the source is stored as its own engine session of one
+ * user (the conversation's first speaker), one message per append, waiting for the background
+ * work; then each question is asked in a new session of that user, which has nothing stored.
+ * `facts` is the text of the user-facts block in that context (empty when there is none).
+ */
+export async function runMemAcrossSessions(
+  conversation: RecallConversation,
+  budget: number,
+  counter: TokenCounter,
+): Promise<CrossSessionRun> {
+  const engine = createMemoryEngine({
+    profile: recallProfile(budget),
+    knowledgeBase: createInMemoryKnowledgeBase(),
+    tokenCounter: counter,
+  });
+  const userId = `user-${conversation.id}`;
+  const keys: string[] = [];
+  const t0 = performance.now();
+  for (const [i, message] of conversation.messages.entries()) {
+    const key = conversation.sessions[i]!;
+    if (keys.at(-1) !== key) keys.push(key);
+    const session = engine.session(`${conversation.id}:${key}`, { userId });
+    await session.append(message as Message);
+    await session.idle();
+  }
+  await engine.idle();
+  const replayMs = performance.now() - t0;
+  const answers = new Map<string, { text: string; tokenCount: number; facts: string }>();
+  for (const q of conversation.questions) {
+    const session = engine.session(`${conversation.id}:new:${q.id}`, { userId });
+    const context = await session.context({ next: { role: 'user', content: q.question } });
+    const factsBlock = context.messages.find((m) => m.metadata?.kind === 'user_facts');
+    answers.set(q.id, {
+      text: contextText(context.messages),
+      tokenCount: context.tokenCount,
+      facts: factsBlock === undefined ? '' : contextText([factsBlock]),
+    });
+  }
+  const facts = (await engine.user(userId).facts()).length;
+  return { answers, sessions: new Set(keys).size, facts, replayMs };
+}

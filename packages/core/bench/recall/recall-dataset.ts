@@ -19,6 +19,11 @@ export interface RecallConversation {
   id: string;
   /** In replay order, with ids, roles and createdAt. */
   messages: Message[];
+  /**
+   * The source's session of each message (same order as `messages`): the cross-session mode
+   * stores each one as its own engine session of one user.
+   */
+  sessions: string[];
   questions: RecallQuestion[];
 }
 

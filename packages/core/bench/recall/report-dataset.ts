@@ -23,6 +23,10 @@ export function reportDataset(r: DatasetResult): Record<string, unknown> {
       ...Object.fromEntries(KS.map((k, i) => [`@${k}`, fmtShare(row.at[i]!.share())])),
     })),
   );
+  printTable(
+    `Recall, ${label}: questions answerable from the user-facts block alone (new session, last budget; ${fmtInt(r.userFacts)} facts from ${fmtInt(r.userSessions)} sessions)`,
+    ['all', ...r.types].map((type) => ({ type, share: fmtShare(r.fromFacts.share(type)) })),
+  );
   const skipped = Object.entries(r.dataset.skipped).map(([why, n]) => `${n} ${why}`);
   console.log(
     `${label}: ${r.dataset.conversations.length} conversation(s), ${r.compactions} compactions` +
@@ -48,6 +52,9 @@ export function reportDataset(r: DatasetResult): Record<string, unknown> {
       ...(row.budget === undefined ? {} : { budget: row.budget }),
       ...Object.fromEntries(KS.map((k, i) => [`at${k}`, round(row.at[i]!.share())])),
     })),
+    userSessions: r.userSessions,
+    userFacts: r.userFacts,
+    answerableFromFacts: r.fromFacts.toJSON(),
     compactions: r.compactions,
     compactionErrors: r.compactionErrors,
     replayMs: Math.round(r.replayMs),
