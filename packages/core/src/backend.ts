@@ -67,11 +67,13 @@ export type { EncodedMessage } from './store/encode-message-batch.ts';
 export {
   encodeCountedMessage,
   encodeMessageBatch,
+  readAppendOptions,
   readIdempotencyKey,
 } from './store/encode-message-batch.ts';
 export { decodeListCursor, encodeListCursor } from './store/list-cursor.ts';
 export { parseSessionSnapshot } from './store/parse-session-snapshot.ts';
 export {
+  parseAppendOptions,
   parseCompactInput,
   parseCountedMessages,
   parseEraseInput,
@@ -80,8 +82,13 @@ export {
   parseListOptions,
   parseReadOptions,
   parseReplaceInput,
+  parseUserFactsWrite,
 } from './store/parse-store-input.ts';
-export { epochConflictError, versionConflictError } from './store/store-conflict.ts';
+export {
+  epochConflictError,
+  userFactsConflictError,
+  versionConflictError,
+} from './store/store-conflict.ts';
 export {
   MAX_IDEMPOTENCY_KEY_LENGTH,
   MAX_JSON_DEPTH,
@@ -130,4 +137,5 @@ export {
   assertValidUserId,
   MAX_SESSION_ID_LENGTH,
   namespaceOption,
+  sessionIdProblem,
 } from './store/validate-ids.ts';

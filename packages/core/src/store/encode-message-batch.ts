@@ -1,6 +1,8 @@
 import type { CountedMessage } from '../model/message.ts';
-import { parseCountedMessages, parseIdempotencyKey } from './parse-store-input.ts';
+import { parseAppendOptions, parseCountedMessages } from './parse-store-input.ts';
 import { MAX_IDEMPOTENCY_KEY_LENGTH, MAX_MESSAGE_TOKENS } from './store-limits.ts';
+import type { AppendOptions } from './store-spec.ts';
+import { sessionIdProblem } from './validate-ids.ts';
 
 /** A checked message of an append batch, ready for a backend to store: its id, tokens and JSON. */
 export interface EncodedMessage {
@@ -31,13 +33,25 @@ export function encodeCountedMessage(message: CountedMessage): EncodedMessage {
 
 /** `parseIdempotencyKey`, without the schema walk for the usual `{ idempotencyKey: string }`. */
 export function readIdempotencyKey(options: unknown): string {
+  return readAppendOptions(options).idempotencyKey;
+}
+
+/** `parseAppendOptions`, without the schema walk for the usual `{ idempotencyKey, userId? }`. */
+export function readAppendOptions(options: unknown): AppendOptions {
   if (isPlain(options)) {
-    const key = options.idempotencyKey;
-    if (typeof key === 'string' && key.length >= 1 && key.length <= MAX_IDEMPOTENCY_KEY_LENGTH) {
-      if (key.isWellFormed()) return key;
+    const { idempotencyKey: key, userId } = options;
+    if (
+      typeof key === 'string' &&
+      key.length >= 1 &&
+      key.length <= MAX_IDEMPOTENCY_KEY_LENGTH &&
+      key.isWellFormed()
+    ) {
+      if (userId === undefined) return { idempotencyKey: key };
+      if (sessionIdProblem(userId) === undefined)
+        return { idempotencyKey: key, userId: userId as string };
     }
   }
-  return parseIdempotencyKey(options);
+  return parseAppendOptions(options);
 }
 
 const MAX_ID_LENGTH = 256;

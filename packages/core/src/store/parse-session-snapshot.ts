@@ -2,7 +2,7 @@ import { MemValidationError } from '../errors/errors.ts';
 import { cloneJsonValue } from './json-value.ts';
 import { parseMessage, parseWith } from './parse-store-input.ts';
 import { sessionSnapshotSchema } from './store-schemas.ts';
-import type { SessionSnapshot, StoredMessage, SummaryRecord } from './store-spec.ts';
+import type { SessionInfo, SessionSnapshot, StoredMessage, SummaryRecord } from './store-spec.ts';
 import { assertValidSessionId } from './validate-ids.ts';
 
 /**
@@ -13,7 +13,8 @@ import { assertValidSessionId } from './validate-ids.ts';
  * - message ids are unique across `messages` and `archived`;
  * - every summary record names an existing summary message, its originals are archived, and
  *   every archived message belongs to exactly one record;
- * - idempotency keys are unique.
+ * - idempotency keys are unique;
+ * - `info.userId`, when present, is a valid user id (a snapshot without one imports unbound).
  *
  * Returns a deep copy. Throws MemValidationError naming the bad path under `snapshot`.
  */
@@ -24,7 +25,8 @@ export function parseSessionSnapshot(snapshot: unknown): SessionSnapshot {
   const copy: SessionSnapshot = {
     format: parsed.format,
     sessionId: parsed.sessionId,
-    info: cloneJsonValue(parsed.info, 'snapshot.info'),
+    // cloneJsonValue drops an undefined `userId`, so the copy fits the exact optional type.
+    info: cloneJsonValue(parsed.info as unknown, 'snapshot.info') as SessionInfo,
     messages: raw.messages.map((m, i) => storedCopy(m, `snapshot.messages[${i}]`)),
     archived: raw.archived.map((m, i) => storedCopy(m, `snapshot.archived[${i}]`)),
     summaries: cloneJsonValue(parsed.summaries as unknown, 'snapshot.summaries') as SummaryRecord[],

@@ -11,8 +11,10 @@ import {
   listOptionsSchema,
   readOptionsSchema,
   replaceInputSchema,
+  writeUserFactsInputSchema,
 } from './store-schemas.ts';
 import type {
+  AppendOptions,
   CompactInput,
   EraseInput,
   FlushInput,
@@ -20,6 +22,8 @@ import type {
   ReadOptions,
   ReplaceInput,
   SummaryRecord,
+  UserFact,
+  WriteUserFactsInput,
 } from './store-spec.ts';
 
 /*
@@ -72,7 +76,16 @@ export function parseMessage(message: unknown, field: string): CountedMessage {
 }
 
 export function parseIdempotencyKey(options: unknown): string {
-  return parseWith(appendOptionsSchema, options ?? {}, '').idempotencyKey;
+  return parseAppendOptions(options).idempotencyKey;
+}
+
+/**
+ * Checks `append` options: the idempotency key and the optional `userId` (session id rules,
+ * field `userId`). Returns a copy without undefined properties.
+ */
+export function parseAppendOptions(options: unknown): AppendOptions {
+  const { idempotencyKey, userId } = parseWith(appendOptionsSchema, options ?? {}, '');
+  return userId === undefined ? { idempotencyKey } : { idempotencyKey, userId };
 }
 
 export function parseReadOptions(options: unknown): ReadOptions {
@@ -115,6 +128,27 @@ function usualReadOptions(options: unknown): ReadOptions | undefined {
 
 export function parseListOptions(options: unknown): ListOptions {
   return stripUndefined(parseWith(listOptionsSchema, options ?? {}, ''));
+}
+
+/**
+ * Checks a `writeUserFacts` input: `expectedVersion` a count, at most `MAX_USER_FACTS` facts,
+ * each well-formed (`facts[3].text`, `facts[0].sourceMessageIds[2]`), ids unique
+ * (`facts[i].id`). Returns a deep copy without undefined properties, facts in the given order.
+ */
+export function parseUserFactsWrite(input: unknown): WriteUserFactsInput {
+  const parsed = parseWith(writeUserFactsInputSchema, input, '');
+  const seen = new Set<string>();
+  parsed.facts.forEach((fact, i) => {
+    if (seen.has(fact.id)) {
+      throw new MemValidationError(
+        `facts[${i}].id`,
+        `[mem/store] facts[${i}].id ${JSON.stringify(fact.id)} appears twice; fact ids are unique per user.`,
+      );
+    }
+    seen.add(fact.id);
+  });
+  const facts = cloneJsonValue(parsed.facts as unknown, 'facts') as UserFact[];
+  return { expectedVersion: parsed.expectedVersion, facts };
 }
 
 /**

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { messageSchema } from '../model/message-schema.ts';
 import { MAX_IDEMPOTENCY_KEY_LENGTH, MAX_MESSAGE_TOKENS } from './store-limits.ts';
+import { MAX_USER_FACT_LENGTH, MAX_USER_FACTS } from './store-spec.ts';
+import { sessionIdProblem } from './validate-ids.ts';
 
 const count = z.number().int().nonnegative();
 const seq = z.number().int().positive();
@@ -28,6 +30,22 @@ export const idempotencyKeySchema = z
     message: 'contains a lone UTF-16 surrogate (not valid Unicode); pass well-formed text',
   });
 
+/** Session and user ids (`assertValidSessionId` rules), as a schema: the same checks, the same words. */
+export const sessionIdSchema = z.string().superRefine((id, ctx) => {
+  const problem = sessionIdProblem(id);
+  if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
+});
+
+/** Well-formed text of `min`..`max` UTF-16 code units. */
+const wellFormedText = (min: number, max: number) =>
+  z
+    .string()
+    .min(min)
+    .max(max)
+    .refine((text) => text.isWellFormed(), {
+      message: 'contains a lone UTF-16 surrogate (not valid Unicode); pass well-formed text',
+    });
+
 export const summaryRecordSchema = z.object({
   id: messageSchema.shape.id,
   originalMessageIds: z.array(messageSchema.shape.id).min(1),
@@ -50,6 +68,7 @@ export const sessionInfoSchema = z.object({
   tokenCount: count,
   createdAt: time,
   updatedAt: time,
+  userId: sessionIdSchema.optional(),
 });
 
 export const idempotencyRecordSchema = z.object({
@@ -71,7 +90,10 @@ export const sessionSnapshotSchema = z.object({
   idempotencyKeys: z.array(idempotencyRecordSchema),
 });
 
-export const appendOptionsSchema = z.object({ idempotencyKey: idempotencyKeySchema });
+export const appendOptionsSchema = z.object({
+  idempotencyKey: idempotencyKeySchema,
+  userId: sessionIdSchema.optional(),
+});
 
 export const readOptionsSchema = z.object({
   afterSeq: count.optional(),
@@ -83,6 +105,7 @@ export const readOptionsSchema = z.object({
 export const listOptionsSchema = z.object({
   cursor: z.string().min(1).optional(),
   limit: z.number().int().positive().optional(),
+  userId: sessionIdSchema.optional(),
 });
 
 const keepSeqs = z.array(seq).max(10_000).optional();
@@ -102,4 +125,25 @@ export const flushInputSchema = z.object({ expectedEpoch: count });
 export const replaceInputSchema = z.object({
   expectedVersion: count.optional(),
   messages: z.array(countedMessageSchema),
+});
+
+/** One `UserFact` (see store-spec.ts for the limits). */
+export const userFactSchema = z.object({
+  id: wellFormedText(1, 256),
+  text: wellFormedText(1, MAX_USER_FACT_LENGTH).refine((text) => text.trim().length > 0, {
+    message: 'is blank; a fact is a sentence',
+  }),
+  about: wellFormedText(1, 128).optional(),
+  sessionId: sessionIdSchema.optional(),
+  sourceMessageIds: z.array(messageSchema.shape.id).max(256),
+  createdAt: time,
+  updatedAt: time,
+});
+
+/** A `writeUserFacts` input (ids are checked unique by `parseUserFactsWrite`). */
+export const writeUserFactsInputSchema = z.object({
+  expectedVersion: count.refine(Number.isSafeInteger, { message: 'must be a safe integer' }),
+  facts: z.array(userFactSchema).max(MAX_USER_FACTS, {
+    message: `holds at most ${MAX_USER_FACTS} facts; drop or merge some`,
+  }),
 });

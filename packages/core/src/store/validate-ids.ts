@@ -22,25 +22,27 @@ export function assertValidSessionId(
   sessionId: unknown,
   field = 'sessionId',
 ): asserts sessionId is string {
-  if (typeof sessionId !== 'string') {
-    throw invalidId(field, `expected a string, got ${typeof sessionId}`);
+  const problem = sessionIdProblem(sessionId);
+  if (problem !== undefined) throw invalidId(field, problem);
+}
+
+/**
+ * Why `value` is not a valid session (or user) id, or undefined when it is one; the text reads
+ * after "invalid <field>: ".
+ */
+export function sessionIdProblem(value: unknown): string | undefined {
+  if (typeof value !== 'string') return `expected a string, got ${typeof value}`;
+  if (value.length === 0) return 'it is empty; pass a non-empty id';
+  if (value.length > MAX_SESSION_ID_LENGTH) {
+    return `it is ${value.length} characters long; the limit is ${MAX_SESSION_ID_LENGTH}`;
   }
-  if (sessionId.length === 0) throw invalidId(field, 'it is empty; pass a non-empty id');
-  if (sessionId.length > MAX_SESSION_ID_LENGTH) {
-    throw invalidId(
-      field,
-      `it is ${sessionId.length} characters long; the limit is ${MAX_SESSION_ID_LENGTH}`,
-    );
+  if (!value.isWellFormed()) {
+    return 'it contains a lone UTF-16 surrogate (not valid Unicode); pass well-formed text';
   }
-  if (!sessionId.isWellFormed()) {
-    throw invalidId(
-      field,
-      'it contains a lone UTF-16 surrogate (not valid Unicode); pass well-formed text',
-    );
+  if (hasControlChar(value)) {
+    return 'it contains a control character (NUL, newline, ...); remove it';
   }
-  if (hasControlChar(sessionId)) {
-    throw invalidId(field, 'it contains a control character (NUL, newline, ...); remove it');
-  }
+  return undefined;
 }
 
 /**
