@@ -102,14 +102,18 @@ export async function planCompaction(
   return { expectedEpoch: epoch, throughSeq, ...keepSeqs, summary, record };
 }
 
-/** Every session id of `store.list`, page by page, checking that each page respects `limit`. */
-export async function listAll(store: Store, limit?: number): Promise<string[][]> {
+/**
+ * Every session id of `store.list` (of `userId` only, when given), page by page, checking that
+ * each page respects `limit`.
+ */
+export async function listAll(store: Store, limit?: number, userId?: string): Promise<string[][]> {
   const pages: string[][] = [];
   let cursor: string | undefined;
   for (let guard = 0; guard < 10_000; guard++) {
     const page = await store.list({
       ...(cursor === undefined ? {} : { cursor }),
       ...(limit === undefined ? {} : { limit }),
+      ...(userId === undefined ? {} : { userId }),
     });
     if (limit !== undefined) expect(page.sessionIds.length).toBeLessThanOrEqual(limit);
     pages.push(page.sessionIds);

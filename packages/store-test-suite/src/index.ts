@@ -22,6 +22,7 @@ export {
   uniqueId,
 } from './fixtures.ts';
 export { flushTests } from './flush-tests.ts';
+export { forgetUserTests } from './forget-user-tests.ts';
 export { inputBoundsTests, nested, STORE_LIMITS } from './input-bounds-tests.ts';
 export { knowledgeBaseAddTests } from './kb-add-tests.ts';
 export { INVALID_COLLECTION_IDS, knowledgeBaseBadInputTests } from './kb-bad-input-tests.ts';
@@ -59,3 +60,5 @@ export {
 export { runStoreTests, STORE_TEST_GROUPS } from './run-store-tests.ts';
 export type { StoreFactory, StoreSuiteOptions, StoreSuiteTtl } from './suite-options.ts';
 export { ttlTests } from './ttl-tests.ts';
+export { userBindingTests } from './user-binding-tests.ts';
+export { addFactWithRetry, userFact, userFactsTests } from './user-facts-tests.ts';

@@ -9,6 +9,7 @@ import { concurrencyTests } from './concurrency-tests.ts';
 import { eraseTests } from './erase-tests.ts';
 import { exportImportTests } from './export-import-tests.ts';
 import { flushTests } from './flush-tests.ts';
+import { forgetUserTests } from './forget-user-tests.ts';
 import { inputBoundsTests } from './input-bounds-tests.ts';
 import { listTests } from './list-tests.ts';
 import { namespaceTests } from './namespace-tests.ts';
@@ -16,6 +17,8 @@ import { popTests } from './pop-tests.ts';
 import { replaceTests } from './replace-tests.ts';
 import type { StoreFactory, StoreSuiteOptions } from './suite-options.ts';
 import { ttlTests } from './ttl-tests.ts';
+import { userBindingTests } from './user-binding-tests.ts';
+import { userFactsTests } from './user-facts-tests.ts';
 
 /** Every group, in this order; each is also exported to run on its own. */
 export const STORE_TEST_GROUPS = [
@@ -32,6 +35,9 @@ export const STORE_TEST_GROUPS = [
   exportImportTests,
   ttlTests,
   namespaceTests,
+  userBindingTests,
+  userFactsTests,
+  forgetUserTests,
   badInputTests,
   inputBoundsTests,
   arbitraryStringTests,
