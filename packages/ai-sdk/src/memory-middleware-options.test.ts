@@ -32,6 +32,14 @@ describe('memoryMiddleware options', () => {
     }
   });
 
+  it('refuses an empty, non-string or ill-formed userId, naming the field and what to pass', () => {
+    for (const userId of ['', 42, null, '\uD800ana', 'a\nb', 'x'.repeat(513)]) {
+      expect(fieldOf(() => memoryMiddleware({ engine, sessionId: 'a', userId } as never))).toMatch(
+        /^userId: \[mem\/ai-sdk\] memoryMiddleware: userId must be the id of the user the conversation belongs to \(1-512 characters of well-formed text, no control characters\)/,
+      );
+    }
+  });
+
   it('refuses options that are not an object', () => {
     expect(fieldOf(() => memoryMiddleware(undefined as never))).toMatch(/^options: /);
   });
@@ -57,6 +65,12 @@ describe('memoryMiddleware options', () => {
   it('accepts a fixed id or a function', () => {
     expect(memoryMiddleware({ engine, sessionId: 'chat-1' }).specificationVersion).toBe('v3');
     expect(memoryMiddleware({ engine, sessionId: () => 'chat-1' }).specificationVersion).toBe('v3');
+    expect(memoryMiddleware({ engine, sessionId: 'a', userId: 'ana' }).specificationVersion).toBe(
+      'v3',
+    );
+    expect(
+      memoryMiddleware({ engine, sessionId: 'a', userId: () => undefined }).specificationVersion,
+    ).toBe('v3');
     const all = {
       engine,
       sessionId: 'a',

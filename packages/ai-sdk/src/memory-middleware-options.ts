@@ -1,4 +1,5 @@
 import { type MemoryEngine, type MemorySession, MemValidationError } from '@mem/core';
+import { assertValidUserId } from '@mem/core/backend';
 import type { CallOptionsLike } from './middleware-types.ts';
 import type { ChangedHistory } from './store-prompt.ts';
 
@@ -10,6 +11,17 @@ export interface MemoryMiddlewareOptions {
    * `headers` or `providerOptions` there to serve many conversations with one wrapped model).
    */
   sessionId: string | ((params: CallOptionsLike) => string | PromiseLike<string>);
+  /**
+   * The user the conversation belongs to: a fixed id, or a function of the call's options like
+   * `sessionId` (`undefined` from it: a call without a user). The session is bound to the user on
+   * its first write: the user's other conversations are recalled into its context (profile
+   * `knowledge_base.scope`), the user's facts join its prompt, and `engine.forgetUser(userId)`
+   * erases it. A conversation stored for another user is refused (`MemValidationError`, field
+   * `userId`). Omitted: conversations without a user.
+   */
+  userId?:
+    | string
+    | ((params: CallOptionsLike) => string | undefined | PromiseLike<string | undefined>);
   /**
    * A prompt that re-sends the history with an earlier message edited, regenerated or replaced:
    * `'replace'` (default) removes the stored messages from the first difference on and stores the
@@ -48,6 +60,21 @@ function checkId(value: unknown, field: string): string {
   );
 }
 
+/** A user id by the store's rules (1-512 characters of well-formed text, no control characters). */
+function checkUserId(value: unknown, field: string): string {
+  try {
+    assertValidUserId(value, field);
+    return value;
+  } catch (error) {
+    const why = error instanceof Error ? error.message.replace(/^\[mem\/store\] /, '') : '';
+    throw new MemValidationError(
+      field,
+      `${where}: ${field} must be the id of the user the conversation belongs to (1-512 characters of well-formed text, no control characters), got ${describe(value)}: ${why}.`,
+      { cause: error },
+    );
+  }
+}
+
 function checkChangedHistory(value: unknown): ChangedHistory {
   if (value === undefined) return 'replace';
   if (value === 'replace' || value === 'error') return value;
@@ -74,7 +101,7 @@ export function checkOptions(options: MemoryMiddlewareOptions): CheckedOptions {
       `${where}: pass an options object: memoryMiddleware({ engine, sessionId }), got ${describe(options)}.`,
     );
   }
-  const { engine, sessionId, changedHistory, streamIdleTimeoutMs } =
+  const { engine, sessionId, userId, changedHistory, streamIdleTimeoutMs } =
     options as Partial<MemoryMiddlewareOptions>;
   if (
     typeof engine !== 'object' ||
@@ -91,13 +118,31 @@ export function checkOptions(options: MemoryMiddlewareOptions): CheckedOptions {
     changedHistory: checkChangedHistory(changedHistory),
     streamIdleTimeoutMs: checkIdleTimeout(streamIdleTimeoutMs),
   };
+  const userOf = userResolver(userId);
+  const open = (id: string, user: string | undefined) =>
+    user === undefined ? engine.session(id) : engine.session(id, { userId: user });
   if (typeof sessionId === 'function') {
     return {
       ...checked,
-      sessionOf: async (params) =>
-        engine.session(checkId(await sessionId(params), 'sessionId (returned by the function)')),
+      sessionOf: async (params) => {
+        const id = checkId(await sessionId(params), 'sessionId (returned by the function)');
+        return open(id, await userOf(params));
+      },
     };
   }
   const id = checkId(sessionId, 'sessionId');
-  return { ...checked, sessionOf: async () => engine.session(id) };
+  return { ...checked, sessionOf: async (params) => open(id, await userOf(params)) };
+}
+
+/** The user of a call: none, a fixed one (checked now) or the function's (checked per call). */
+function userResolver(userId: unknown): (params: CallOptionsLike) => Promise<string | undefined> {
+  if (userId === undefined) return async () => undefined;
+  if (typeof userId !== 'function') {
+    const user = checkUserId(userId, 'userId');
+    return async () => user;
+  }
+  return async (params) => {
+    const user: unknown = await userId(params);
+    return user === undefined ? undefined : checkUserId(user, 'userId (returned by the function)');
+  };
 }

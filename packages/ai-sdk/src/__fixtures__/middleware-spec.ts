@@ -10,6 +10,7 @@ import { memoryMiddleware } from '../index.ts';
 import { describeChangedHistory } from './middleware-spec-history.ts';
 import { describeOverlappingCalls } from './middleware-spec-overlap.ts';
 import { describeStreamEndings } from './middleware-spec-streams.ts';
+import { describeUserMemory } from './middleware-spec-users.ts';
 import {
   textResult,
   textStreamParts,
@@ -445,4 +446,5 @@ export function describeMemoryMiddleware(name: string, sdk: SdkUnderTest): void 
   describeOverlappingCalls(name, sdk);
   describeChangedHistory(name, sdk);
   describeStreamEndings(name, sdk);
+  describeUserMemory(name, sdk);
 }
