@@ -31,20 +31,29 @@ export function prepareKnowledgeStatements(db: Database) {
       'SELECT id FROM mem_kb_chunks WHERE collection = @collection AND session_id = @sid AND chunk_id = @chunkId',
     ),
     insertChunk: p(
-      `INSERT INTO mem_kb_chunks (collection, session_id, chunk_id, created_at, json, summary_id)
-       VALUES (@collection, @sid, @chunkId, @createdAt, @json, @summaryId)`,
+      `INSERT INTO mem_kb_chunks
+         (collection, session_id, chunk_id, created_at, json, summary_id, user_id)
+       VALUES (@collection, @sid, @chunkId, @createdAt, @json, @summaryId, @user)`,
     ),
     insertText: p('INSERT INTO mem_kb_fts (rowid, scope, body) VALUES (@id, @scope, @body)'),
     deleteChunk: p('DELETE FROM mem_kb_chunks WHERE id = @id'),
     deleteText: p('DELETE FROM mem_kb_fts WHERE rowid = @id'),
-    /** Chunks of a session whose metadata.summaryId is in `ids` (a JSON array), by index. */
+    /**
+     * Chunks of a session whose metadata.summaryId is in `ids` (a JSON array), by index; only
+     * those of user `@user` unless it is null.
+     */
     summaryChunks: p<{ id: number }>(
       `SELECT id FROM mem_kb_chunks
        WHERE collection = @collection AND session_id = @sid AND summary_id IS NOT NULL
-         AND summary_id IN (SELECT value FROM json_each(@ids))`,
+         AND summary_id IN (SELECT value FROM json_each(@ids))
+         AND (@user IS NULL OR user_id = @user)`,
     ),
     sessionChunks: p<{ id: number; json: string }>(
       'SELECT id, json FROM mem_kb_chunks WHERE collection = @collection AND session_id = @sid',
+    ),
+    /** Every chunk of a user in the collection, whatever its session (by index). */
+    userChunks: p<{ id: number; json: string }>(
+      'SELECT id, json FROM mem_kb_chunks WHERE collection = @collection AND user_id = @user',
     ),
     hasVectors: p<{ space: number }>(
       'SELECT space FROM mem_kb_namespace_vectors WHERE namespace = @ns',
@@ -54,6 +63,13 @@ export function prepareKnowledgeStatements(db: Database) {
     ),
     countSession: p<{ n: number }>(
       'SELECT count(*) AS n FROM mem_kb_chunks WHERE collection = @collection AND session_id = @sid',
+    ),
+    countUser: p<{ n: number }>(
+      'SELECT count(*) AS n FROM mem_kb_chunks WHERE collection = @collection AND user_id = @user',
+    ),
+    countSessionUser: p<{ n: number }>(
+      `SELECT count(*) AS n FROM mem_kb_chunks
+       WHERE collection = @collection AND session_id = @sid AND user_id = @user`,
     ),
     // The in-memory BM25 mirror (kb-mirror.ts) reads these.
     dataVersion: value<number>('PRAGMA data_version'),

@@ -16,12 +16,13 @@ export interface VectorSpace {
 export interface VectorStatements {
   insert(id: number, collection: number, sessionId: string, vector: Float32Array): void;
   delete(id: number): void;
-  /** The `k` nearest chunks of `collection` (and `sessionId`), nearest first. */
+  /** The `k` nearest chunks of `collection` (and `sessionId`, and `userId`), nearest first. */
   nearest(
     query: Float32Array,
     k: number,
     collection: number,
     sessionId: string | undefined,
+    userId: string | undefined,
   ): { id: number; json: string; distance: number | null }[];
 }
 
@@ -122,6 +123,9 @@ export function vectorStatements(db: Database, space: number): VectorStatements 
   const del = db.prepare(`DELETE FROM ${table} WHERE rowid = ?`);
   // Partition key and metadata column filter inside the KNN scan, so a small collection (or
   // session) among big ones still gets its own k nearest, not what is left of the global ones.
+  // A user's chunks are selected the same way, by a rowid set from mem_kb_chunks (its user_id
+  // index): vec0 filters on `rowid IN (...)` inside the scan too, and tables created before
+  // users existed need no new column.
   const knn = (where: string) =>
     db.prepare<unknown[], { id: number; json: string; distance: number | null }>(
       `WITH knn AS (
@@ -133,6 +137,9 @@ export function vectorStatements(db: Database, space: number): VectorStatements 
     );
   const all = knn('');
   const inSession = knn('AND session_id = ?');
+  const ofUser = 'AND rowid IN (SELECT id FROM mem_kb_chunks WHERE collection = ? AND user_id = ?)';
+  const userOnly = knn(ofUser);
+  const inSessionOfUser = knn(`AND session_id = ? ${ofUser}`);
   const statements: VectorStatements = {
     insert: (id, collection, sessionId, vector) => {
       insert.run(BigInt(id), BigInt(collection), sessionId, vector);
@@ -140,10 +147,17 @@ export function vectorStatements(db: Database, space: number): VectorStatements 
     delete: (id) => {
       del.run(BigInt(id));
     },
-    nearest: (query, k, collection, sessionId) =>
-      sessionId === undefined
-        ? all.all(query, k, BigInt(collection))
-        : inSession.all(query, k, BigInt(collection), sessionId),
+    nearest: (query, k, collection, sessionId, userId) => {
+      const c = BigInt(collection);
+      if (userId === undefined) {
+        return sessionId === undefined
+          ? all.all(query, k, c)
+          : inSession.all(query, k, c, sessionId);
+      }
+      return sessionId === undefined
+        ? userOnly.all(query, k, c, collection, userId)
+        : inSessionOfUser.all(query, k, c, sessionId, collection, userId);
+    },
   };
   byTable.set(space, statements);
   return statements;

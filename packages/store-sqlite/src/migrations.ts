@@ -155,6 +155,34 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX mem_kb_chunks_summary ON mem_kb_chunks (collection, session_id, summary_id)
     WHERE summary_id IS NOT NULL;
   `,
+  `
+  -- Users (Store v3, KnowledgeBase v2). A session may belong to one user: NULL for none (every
+  -- session stored before this version). The partial index lists a user's sessions in id order
+  -- (the same order as list() of a namespace) and finds them for forgetUser.
+  ALTER TABLE mem_sessions ADD COLUMN user_id TEXT;
+  CREATE INDEX mem_sessions_user ON mem_sessions (namespace, user_id, sort_key)
+    WHERE user_id IS NOT NULL;
+
+  -- A user's facts: one JSON array, replaced whole with compare-and-swap on version. An empty
+  -- write keeps the row with facts '[]' (a tombstone), so the version keeps growing and a writer
+  -- that read before it still loses; forgetUser deletes the row.
+  CREATE TABLE mem_user_facts (
+    namespace TEXT NOT NULL,
+    user_id TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    facts TEXT NOT NULL,
+    updated_at REAL NOT NULL,
+    PRIMARY KEY (namespace, user_id)
+  ) WITHOUT ROWID;
+
+  -- A chunk's metadata.userId as a column, so searches, counts and deletes by user find a
+  -- user's chunks by index instead of parsing every chunk.
+  ALTER TABLE mem_kb_chunks ADD COLUMN user_id TEXT;
+  UPDATE mem_kb_chunks SET user_id = json_extract(json, '$.metadata.userId')
+    WHERE json_valid(json) AND json_type(json, '$.metadata.userId') = 'text';
+  CREATE INDEX mem_kb_chunks_user ON mem_kb_chunks (collection, user_id)
+    WHERE user_id IS NOT NULL;
+  `,
 ];
 
 /** The schema version this package writes. */

@@ -46,7 +46,7 @@ import {
 const LABEL = 'mem/sqlite';
 
 /**
- * A `KnowledgeBase` (spec `mem.kb.v1`) on SQLite, ranked with BM25, durable when given a file.
+ * A `KnowledgeBase` (spec `mem.kb.v2`) on SQLite, ranked with BM25, durable when given a file.
  * It can share a file (or a connection) with `createSqliteStore`.
  *
  * - Text is analyzed like the in-memory knowledge base (`analyzeText`: folded, stopwords dropped,
@@ -61,6 +61,9 @@ const LABEL = 'mem/sqlite';
  * - With an `embedder`, chunks also get vectors (sqlite-vec, cosine), embedded before the write
  *   transaction opens; `retrieval` picks BM25, nearest vectors, or both fused by Reciprocal Rank
  *   Fusion (`'hybrid'`, the default then). See the README.
+ * - A chunk's `metadata.userId` is also a column: a search with `userId` ranks (by the whole
+ *   collection's statistics) only that user's chunks, in the BM25 mirror and in the vector scan;
+ *   counts and deletes by user find the user's chunks by index, across sessions.
  * - Every write is one transaction (`BEGIN IMMEDIATE`); a bad batch changes nothing.
  */
 export function createSqliteKnowledgeBase(options: SqliteKnowledgeBaseOptions): KnowledgeBase {
@@ -117,12 +120,13 @@ export function createSqliteKnowledgeBase(options: SqliteKnowledgeBaseOptions): 
     st: KnowledgeStatements,
     collection: number,
     text: string,
-    sessionId: string | undefined,
+    scope: { sessionId?: string; userId?: string },
     topK: number,
   ): ScoredHit[] => {
     const terms = [...new Set(analyzeText(text))].slice(0, MAX_QUERY_TERMS);
     if (terms.length === 0) return [];
-    return currentMirror(db, st, collection).index.search(terms, topK, sessionId);
+    const { index } = currentMirror(db, st, collection);
+    return index.search(terms, topK, scope.sessionId, scope.userId);
   };
 
   return {
@@ -175,6 +179,7 @@ export function createSqliteKnowledgeBase(options: SqliteKnowledgeBaseOptions): 
                 createdAt: chunk.metadata.createdAt,
                 json: JSON.stringify(chunk),
                 summaryId: chunk.metadata.summaryId ?? null,
+                user: chunk.metadata.userId ?? null,
               }).lastInsertRowid,
             );
             st.insertText.run({
@@ -198,12 +203,12 @@ export function createSqliteKnowledgeBase(options: SqliteKnowledgeBaseOptions): 
     search: async (collectionId: string, query: string, searchOptions) => {
       begin(collectionId);
       const text = parseQuery(query);
-      const { topK, sessionId } = parseSearchOptions(searchOptions);
+      const { topK, ...scope } = parseSearchOptions(searchOptions);
       if (embedder === undefined || retrieval === 'lexical') {
         return connection.read((st, db) => {
           const collection = collectionOf(st, collectionId);
           if (collection === undefined) return [];
-          return copies(rankHits(lexical(db, st, collection, text, sessionId, topK)));
+          return copies(rankHits(lexical(db, st, collection, text, scope, topK)));
         });
       }
       const found = await connection.read((st, db) => ({
@@ -228,11 +233,11 @@ export function createSqliteKnowledgeBase(options: SqliteKnowledgeBaseOptions): 
                 queryVector,
                 depth,
                 collection,
-                sessionId,
+                scope,
                 minSimilarity,
               );
         if (retrieval === 'semantic') return rankHits(semantic.slice(0, topK));
-        const words = lexical(db, st, collection, text, sessionId, depth);
+        const words = lexical(db, st, collection, text, scope, depth);
         return copies(fuseHits(keyByChunk(words), keyByChunk(semantic), rrfK, topK));
       });
     },
@@ -247,16 +252,27 @@ export function createSqliteKnowledgeBase(options: SqliteKnowledgeBaseOptions): 
           const vec = vectorsToUpdate(db, st);
           const mirror = existingMirror(db, st, collection);
           const write: OwnWrite = { removed: [], added: [], lastSeq: 0 };
-          const sid = parsed.sessionId;
-          if (parsed.messageIds === undefined && parsed.summaryIds !== undefined) {
+          const { sessionId: sid, userId } = parsed;
+          const user = userId ?? null;
+          if (
+            sid !== undefined &&
+            parsed.messageIds === undefined &&
+            parsed.summaryIds !== undefined
+          ) {
             // Compaction's delete: the summary ids are indexed, nothing else is read.
             const ids = JSON.stringify(parsed.summaryIds);
-            for (const row of st.summaryChunks.all({ collection, sid, ids })) {
+            for (const row of st.summaryChunks.all({ collection, sid, ids, user })) {
               removeChunkRow(st, collection, row.id, vec, write);
             }
           } else {
+            // A session's chunks, or (forgetting a user) the user's in every session, by index;
+            // the matcher checks the rest (user, ids) on each.
             const matches = deleteMatcher(parsed);
-            for (const row of st.sessionChunks.all({ collection, sid })) {
+            const rows =
+              sid === undefined
+                ? st.userChunks.all({ collection, user })
+                : st.sessionChunks.all({ collection, sid });
+            for (const row of rows) {
               if (matches(JSON.parse(row.json) as KnowledgeChunk)) {
                 removeChunkRow(st, collection, row.id, vec, write);
               }
@@ -274,14 +290,18 @@ export function createSqliteKnowledgeBase(options: SqliteKnowledgeBaseOptions): 
 
     count: async (collectionId: string, filter) => {
       begin(collectionId);
-      const { sessionId } = parseCountFilter(filter);
+      const { sessionId: sid, userId: user } = parseCountFilter(filter);
       return connection.read((st) => {
         const collection = collectionOf(st, collectionId);
         if (collection === undefined) return 0;
         const row =
-          sessionId === undefined
-            ? st.countAll.get({ collection })
-            : st.countSession.get({ collection, sid: sessionId });
+          user === undefined
+            ? sid === undefined
+              ? st.countAll.get({ collection })
+              : st.countSession.get({ collection, sid })
+            : sid === undefined
+              ? st.countUser.get({ collection, user })
+              : st.countSessionUser.get({ collection, sid, user });
         return row?.n ?? 0;
       });
     },
@@ -303,11 +323,11 @@ function nearest(
   query: Float32Array,
   depth: number,
   collection: number,
-  sessionId: string | undefined,
+  scope: { sessionId?: string; userId?: string },
   minSimilarity: number | undefined,
 ): ScoredHit[] {
   const hits: ScoredHit[] = [];
-  for (const row of vec.nearest(query, depth, collection, sessionId)) {
+  for (const row of vec.nearest(query, depth, collection, scope.sessionId, scope.userId)) {
     // null: a zero vector has no direction.
     if (row.distance === null || !keepsSimilarity(1 - row.distance, minSimilarity)) continue;
     const chunk = JSON.parse(row.json) as KnowledgeChunk;

@@ -55,7 +55,7 @@ export function isExpired(row: SessionRow | undefined, at: number): boolean {
 }
 
 export function infoOf(sessionId: string, row: SessionRow): SessionInfo {
-  return {
+  const info: SessionInfo = {
     id: sessionId,
     version: row.version,
     epoch: row.epoch,
@@ -65,6 +65,30 @@ export function infoOf(sessionId: string, row: SessionRow): SessionInfo {
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
+  if (row.user_id !== null) info.userId = row.user_id;
+  return info;
+}
+
+/**
+ * Checks an append's `userId` against the session's binding (before anything is written,
+ * duplicate key or not): returns the user to bind the session to now, if any.
+ *
+ * @throws MemValidationError (field `userId`) when the session belongs to another user.
+ */
+export function userToBind(
+  row: SessionRow | undefined,
+  sessionId: string,
+  userId: string | undefined,
+): string | undefined {
+  if (userId === undefined) return undefined;
+  const bound = row?.live === 1 ? row.user_id : null;
+  if (bound === null) return userId;
+  if (bound === userId) return undefined;
+  // The other user's id is not named: it is not the caller's to learn.
+  throw new MemValidationError(
+    'userId',
+    `[mem/store] session ${JSON.stringify(sessionId)} belongs to another user; a session's user is set by its first append and never changes. Use a new session id for this user.`,
+  );
 }
 
 /** Writes the session row's counters: the head as live, `expiresAt` refreshed by the caller. */

@@ -68,6 +68,7 @@ export function importSnapshot(
     updatedAt: info.updatedAt,
   };
   saveHead(st, ref, head, expiresAt);
+  st.bindUser.run(info.userId ?? null, ref.id);
 }
 
 function rowOf(message: StoredMessage) {

@@ -13,7 +13,7 @@ import {
   parseReplaceInput,
   parseSessionSnapshot,
   type ReadResult,
-  readIdempotencyKey,
+  readAppendOptions,
   STORE_SPECIFICATION_VERSION,
   type Store,
   versionConflictError,
@@ -35,9 +35,11 @@ import {
   isExpired,
   type SessionHead,
   saveHead,
+  userToBind,
 } from './sqlite-session.ts';
 import { importSnapshot, snapshotOf } from './sqlite-snapshot.ts';
 import { checkSqliteStoreOptions, type SqliteStoreOptions } from './sqlite-store-options.ts';
+import { userMethods } from './sqlite-users.ts';
 import {
   prepareStatements,
   type SessionRef,
@@ -66,7 +68,7 @@ interface SessionKey {
 }
 
 /**
- * A `Store` (spec `mem.store.v2`) on SQLite through better-sqlite3, with the in-memory store's
+ * A `Store` (spec `mem.store.v3`) on SQLite through better-sqlite3, with the in-memory store's
  * semantics exactly (same validation, errors and counters; `@mem/store-test-suite` checks it).
  *
  * - Connects lazily on first use: PRAGMAs (WAL for files, busy timeout, foreign keys,
@@ -201,18 +203,21 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     append: run((sessionId, messages, appendOptions) => {
       begin(sessionId);
       const batch = encodeMessageBatch(messages);
-      const idempotencyKey = readIdempotencyKey(appendOptions);
+      const { idempotencyKey, userId } = readAppendOptions(appendOptions);
       const key = locate(sessionId);
       let expiresAt: number | null = null;
       return connection.write(
         (st) => {
           const at = now();
           const row = rowForWrite(st, key, at);
+          // Checked first: a session of another user gets nothing, not even a duplicate's answer.
+          const bind = userToBind(row, key.sid, userId);
           const head = headOf(row, at);
           const ref = refForWrite(st, key, row);
           const archive = row?.archived === 1;
           const result = appendMessages(st, ref, head, archive, batch, idempotencyKey, at);
           if (result.duplicate) return result;
+          if (bind !== undefined) st.bindUser.run(bind, ref.id);
           expiresAt = expiry(at);
           saveHead(st, ref, head, expiresAt);
           sweep(st, at);
@@ -350,6 +355,7 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
         if (row?.live !== 1) return false;
         const ref = refOf(key, row);
         st.deleteData.run(ref.id);
+        st.bindUser.run(null, ref.id);
         const head = headOf(row, at);
         const left = { ...head, version: head.version + 1, epoch: head.epoch + 1 };
         saveHead(st, ref, { ...left, messageCount: 0, tokenCount: 0 }, expiry(at), false);
@@ -383,16 +389,20 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     }),
 
     list: run((listOptions) => {
-      const { cursor, limit = DEFAULT_LIST_LIMIT } = parseListOptions(listOptions);
+      const { cursor, limit = DEFAULT_LIST_LIMIT, userId } = parseListOptions(listOptions);
       const after = cursor === undefined ? undefined : decodeListCursor(cursor);
       assertOpen();
       return connection.read((st) => {
-        const rows = st.listLive.all({
+        const params = {
           ns: namespace,
           at: now(),
           after: after === undefined ? Buffer.alloc(0) : sortKey(after),
           limit: limit + 1,
-        });
+        };
+        const rows =
+          userId === undefined
+            ? st.listLive.all(params)
+            : st.listLiveOfUser.all({ ...params, user: userId });
         const sessionIds = rows.slice(0, limit).map((r) => r.session_id);
         const last = sessionIds[sessionIds.length - 1];
         return rows.length > limit && last !== undefined
@@ -422,6 +432,8 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
         sweep(st, at);
       });
     }),
+
+    ...userMethods({ connection, namespace, now, assertOpen }),
 
     close: run(() => {
       if (closed) return;

@@ -1,11 +1,6 @@
 import type { Database } from 'better-sqlite3';
-
-/** The part of a better-sqlite3 statement the store uses: positional or named (`@x`) parameters. */
-export interface Prepared<R> {
-  run(...params: unknown[]): { changes: number };
-  get(...params: unknown[]): R | undefined;
-  all(...params: unknown[]): R[];
-}
+import { lazy, type Prepared } from './prepared-statement.ts';
+import { prepareUserStatements } from './user-statements.ts';
 
 /** A row of `mem_sessions`. */
 export interface SessionRow {
@@ -20,6 +15,8 @@ export interface SessionRow {
   created_at: number;
   updated_at: number;
   expires_at: number | null;
+  /** The user the session belongs to (null: none). */
+  user_id: string | null;
   /** 1 when the session has archived messages. */
   archived: number;
 }
@@ -65,24 +62,6 @@ const EXPIRED =
   'SELECT id FROM mem_sessions WHERE namespace = @ns AND expires_at IS NOT NULL AND expires_at <= @at';
 
 /**
- * A statement prepared on its first use, then kept: a connection opened for one request
- * prepares only the few statements that request runs (preparing all ~30 cost ~0.5 ms, as much
- * as the turn itself on an open engine).
- */
-function lazy<R>(db: Database, sql: string): Prepared<R> {
-  let statement: Prepared<R> | undefined;
-  const get = (): Prepared<R> => {
-    statement ??= db.prepare<unknown[], R>(sql) as unknown as Prepared<R>;
-    return statement;
-  };
-  return {
-    run: (...params) => get().run(...params),
-    get: (...params) => get().get(...params),
-    all: (...params) => get().all(...params),
-  };
-}
-
-/**
  * Every SQL statement the store runs, each prepared on first use and cached for the connection.
  * Values are always bound parameters; no caller-supplied text is ever part of the SQL. The
  * statements an append runs take positional parameters (no parameter object to build and look
@@ -101,7 +80,7 @@ export function prepareStatements(db: Database) {
     /** (namespace, sort key) → the session row. */
     session: p<SessionRow>(
       `SELECT id, session_id, live, version, epoch, last_seq, message_count, token_count,
-         created_at, updated_at, expires_at,
+         created_at, updated_at, expires_at, user_id,
          EXISTS (SELECT 1 FROM mem_archive WHERE session = mem_sessions.id) AS archived
        FROM mem_sessions WHERE namespace = ? AND sort_key = ?`,
     ),
@@ -117,6 +96,8 @@ export function prepareStatements(db: Database) {
          token_count = ?, created_at = ?, updated_at = ?, expires_at = ? WHERE id = ?`,
     ),
     deleteSession: p('DELETE FROM mem_sessions WHERE id = ?'),
+    /** user_id (null: none), id */
+    bindUser: p('UPDATE mem_sessions SET user_id = ? WHERE id = ?'),
     /** Everything but the session row (and so its counters). */
     deleteData: {
       run: (s: number) => {
@@ -140,6 +121,13 @@ export function prepareStatements(db: Database) {
          AND live = 1 AND (expires_at IS NULL OR expires_at > @at)
        ORDER BY sort_key LIMIT @limit`,
     ),
+    /** listLive, only the sessions bound to `@user` (by the index on (namespace, user_id, sort_key)). */
+    listLiveOfUser: p<{ session_id: string }>(
+      `SELECT session_id FROM mem_sessions WHERE namespace = @ns AND user_id = @user
+         AND sort_key > @after AND live = 1 AND (expires_at IS NULL OR expires_at > @at)
+       ORDER BY sort_key LIMIT @limit`,
+    ),
+    users: prepareUserStatements(p),
     readAscending: p<MessageRow>(`SELECT seq, id, token_count, json ${MESSAGE_RANGE} ${LIMIT}`),
     readDescending: p<MessageRow>(
       `SELECT seq, id, token_count, json ${MESSAGE_RANGE} DESC ${LIMIT}`,
