@@ -5,6 +5,7 @@ import {
   modelCounting,
   type SessionAppendOptions,
 } from '@mem/core';
+import { assertValidUserId } from '@mem/core/backend';
 import type { AgentInputItem, RunContext, Session } from '@openai/agents';
 import { itemToMessage, messageToItems } from './agent-items.ts';
 import { validateItems } from './validate-items.ts';
@@ -17,6 +18,14 @@ export interface MemAgentsSessionOptions {
   engine: MemoryEngine;
   /** The mem session id (validated by the store: 1-512 characters, no control characters). */
   sessionId: string;
+  /**
+   * The user the conversation belongs to (validated like `sessionId`). The session is bound to
+   * the user on its first write: the user's other conversations are recalled into its context
+   * (profile `knowledge_base.scope`), the user's facts join its items, and
+   * `engine.forgetUser(userId)` erases it. A session stored for another user is refused
+   * (`MemValidationError`, field `userId`). Omitted: a session without a user.
+   */
+  userId?: string;
   /**
    * The agent's model (e.g. `gpt-4.1`, `claude-sonnet-4-5` through a compatible endpoint): mem
    * counts tokens with that model's encoding, so the window's budget is in its tokens. Omitted:
@@ -37,6 +46,19 @@ function reportedUsage(runContext: RunContext | undefined): SessionAppendOptions
   return typeof inputTokens === 'number' && Number.isFinite(inputTokens) && inputTokens > 0
     ? { usage: { inputTokens } }
     : {};
+}
+
+function checkUserId(userId: unknown): asserts userId is string {
+  try {
+    assertValidUserId(userId, 'userId');
+  } catch (error) {
+    const why = error instanceof Error ? error.message.replace(/^\[mem\/store\] /, '') : '';
+    throw new MemValidationError(
+      'userId',
+      `[mem/openai-agents] options.userId must be the id of the user the conversation belongs to (1-512 characters of well-formed text, no control characters), or left out: ${why}.`,
+      { cause: error },
+    );
+  }
 }
 
 /**
@@ -60,7 +82,8 @@ export class MemAgentsSession implements Session {
   readonly #model: { model?: string };
 
   constructor(options: MemAgentsSessionOptions) {
-    const { engine, sessionId, model } = (options ?? {}) as Partial<MemAgentsSessionOptions>;
+    const { engine, sessionId, userId, model } = (options ??
+      {}) as Partial<MemAgentsSessionOptions>;
     if (typeof engine?.session !== 'function') {
       throw new MemValidationError(
         'engine',
@@ -73,9 +96,11 @@ export class MemAgentsSession implements Session {
         '[mem/openai-agents] options.sessionId must be a non-empty string naming the conversation, e.g. a user or thread id.',
       );
     }
+    if (userId !== undefined) checkUserId(userId);
     if (model !== undefined) modelCounting(model);
     this.#model = model === undefined ? {} : { model };
-    this.#session = engine.session(sessionId);
+    this.#session =
+      userId === undefined ? engine.session(sessionId) : engine.session(sessionId, { userId });
   }
 
   async getSessionId(): Promise<string> {
