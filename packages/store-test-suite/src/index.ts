@@ -43,6 +43,9 @@ export type {
   KnowledgeBaseFactoryOptions,
   KnowledgeBaseSuiteOptions,
 } from './kb-suite-options.ts';
+export { knowledgeBaseUserBadInputTests } from './kb-user-bad-input-tests.ts';
+export { knowledgeBaseUserPropertyTests } from './kb-user-property-tests.ts';
+export { knowledgeBaseUserTests, USER_CORPUS, userChunk } from './kb-user-tests.ts';
 export { listTests } from './list-tests.ts';
 export { namespaceTests } from './namespace-tests.ts';
 export { popTests } from './pop-tests.ts';

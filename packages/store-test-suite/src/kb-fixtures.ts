@@ -1,4 +1,4 @@
-import type { KnowledgeBase, KnowledgeChunk } from '@mem/core/backend';
+import type { KnowledgeBase, KnowledgeChunk, KnowledgeSearchOptions } from '@mem/core/backend';
 
 /** The collection most knowledge-base tests write to. */
 export const TEST_COLLECTION = 'session-memory';
@@ -47,9 +47,11 @@ export const KNOWLEDGE_CORPUS: readonly KnowledgeChunk[] = [
 export async function searchIds(
   kb: KnowledgeBase,
   query: string,
-  options: { topK?: number; sessionId?: string; collectionId?: string } = {},
+  options: { topK?: number; sessionId?: string; userId?: string; collectionId?: string } = {},
 ): Promise<string[]> {
-  const { topK = 5, sessionId, collectionId = TEST_COLLECTION } = options;
-  const search = sessionId === undefined ? { topK } : { topK, sessionId };
+  const { topK = 5, sessionId, userId, collectionId = TEST_COLLECTION } = options;
+  const search: KnowledgeSearchOptions = { topK };
+  if (sessionId !== undefined) search.sessionId = sessionId;
+  if (userId !== undefined) search.userId = userId;
   return (await kb.search(collectionId, query, search)).map((hit) => hit.chunk.id);
 }

@@ -8,6 +8,9 @@ import { knowledgeBaseIsolationTests } from './kb-isolation-tests.ts';
 import { knowledgeBaseSearchTests } from './kb-search-tests.ts';
 import { knowledgeBaseSemanticTests } from './kb-semantic-tests.ts';
 import type { KnowledgeBaseFactory, KnowledgeBaseSuiteOptions } from './kb-suite-options.ts';
+import { knowledgeBaseUserBadInputTests } from './kb-user-bad-input-tests.ts';
+import { knowledgeBaseUserPropertyTests } from './kb-user-property-tests.ts';
+import { knowledgeBaseUserTests } from './kb-user-tests.ts';
 
 /** Every group, in this order; each is also exported to run on its own. */
 export const KNOWLEDGE_BASE_TEST_GROUPS = [
@@ -19,10 +22,13 @@ export const KNOWLEDGE_BASE_TEST_GROUPS = [
   knowledgeBaseBadInputTests,
   knowledgeBaseSemanticTests,
   knowledgeBaseEmbedderTests,
+  knowledgeBaseUserTests,
+  knowledgeBaseUserBadInputTests,
+  knowledgeBaseUserPropertyTests,
 ] as const;
 
 /**
- * Runs the whole KnowledgeBase conformance suite (`mem.kb.v1`) inside `describe(name)`. The
+ * Runs the whole KnowledgeBase conformance suite (`mem.kb.v2`) inside `describe(name)`. The
  * factory passes on the retrieval options the suite asks for (`embedder`, `retrieval`,
  * `minSimilarity`), after its own:
  *

@@ -30,10 +30,14 @@ export interface ScoredChunk {
 export class Bm25Index {
   /** sessionId → chunk id → entry. */
   readonly sessions = new Map<string, Map<string, IndexedChunk>>();
+  /** userId → the entries of chunks with that `metadata.userId`. */
+  readonly users = new Map<string, Set<IndexedChunk>>();
   /** sessionId → summaryId → the entries of that summary (what compaction deletes). */
   #bySummary = new Map<string, Map<string, Set<IndexedChunk>>>();
   #sessionNumbers = new Map<string, number>();
   #nextSessionNumber = 1;
+  #userNumbers = new Map<string, number>();
+  #nextUserNumber = 1;
   #postings = new Map<string, Posting>();
   #table = new SlotTable(this.#postings);
 
@@ -70,6 +74,7 @@ export class Bm25Index {
       if (session === undefined || session.get(entry.chunk.id) !== entry) continue;
       session.delete(entry.chunk.id);
       this.#unlinkSummary(entry);
+      this.#unlinkUser(entry);
       if (session.size === 0) {
         this.sessions.delete(sessionId);
         this.#sessionNumbers.delete(sessionId);
@@ -108,17 +113,22 @@ export class Bm25Index {
 
   /**
    * The `topK` best chunks for distinct query terms, best first; ties go to the newer chunk,
-   * then to the smaller id (then session id). `session` restricts to one session's chunks.
+   * then to the smaller id (then session id). `session` restricts to one session's chunks,
+   * `user` to chunks with that `metadata.userId` (never one without a user); with both, to
+   * chunks matching both. Term statistics are the whole collection's either way.
    */
-  search(terms: readonly string[], topK: number, session?: string): ScoredChunk[] {
+  search(terms: readonly string[], topK: number, session?: string, user?: string): ScoredChunk[] {
     const table = this.#table;
     if (table.size === 0 || terms.length === 0) return [];
     const number = session === undefined ? 0 : this.#sessionNumbers.get(session);
-    if (number === undefined) return [];
-    // Every chunk is that session's: no need to check each document's session.
+    const userNumber = user === undefined ? 0 : this.#userNumbers.get(user);
+    if (number === undefined || userNumber === undefined) return [];
+    // Every chunk is that session's (or user's): no need to check each document's.
     const only = this.sessions.size === 1 ? 0 : number;
+    const onlyUser =
+      user !== undefined && this.users.get(user)?.size === table.size ? 0 : userNumber;
     table.refreshNorms();
-    return searchBm25(table, terms, topK, only).map((slot) => ({
+    return searchBm25(table, terms, topK, only, onlyUser).map((slot) => ({
       chunk: (table.entries[slot] as IndexedChunk).chunk,
       score: table.scores[slot] as number,
     }));
@@ -134,6 +144,12 @@ export class Bm25Index {
       this.sessions.set(sessionId, session);
       this.#sessionNumbers.set(sessionId, number);
     }
+    const { userId } = chunk.metadata;
+    let user = 0;
+    if (userId !== undefined) {
+      user = this.#userNumbers.get(userId) ?? this.#nextUserNumber++;
+      this.#userNumbers.set(userId, user);
+    }
     const analyzed = analyzeText(searchableText(chunk));
     const frequencies = new Map<string, number>();
     for (const term of analyzed) frequencies.set(term, (frequencies.get(term) ?? 0) + 1);
@@ -141,6 +157,7 @@ export class Bm25Index {
       chunk,
       slot: -1,
       session: number,
+      user,
       terms: [...frequencies.keys()],
       length: analyzed.length,
     };
@@ -158,6 +175,11 @@ export class Bm25Index {
       }
     }
     session.set(chunk.id, entry);
+    if (userId !== undefined) {
+      const entries = this.users.get(userId);
+      if (entries === undefined) this.users.set(userId, new Set([entry]));
+      else entries.add(entry);
+    }
     const { summaryId } = chunk.metadata;
     if (summaryId !== undefined) {
       let bySummary = this.#bySummary.get(sessionId);
@@ -172,6 +194,17 @@ export class Bm25Index {
       }
       entries.add(entry);
     }
+  }
+
+  #unlinkUser(entry: IndexedChunk): void {
+    const { userId } = entry.chunk.metadata;
+    if (userId === undefined) return;
+    const entries = this.users.get(userId);
+    if (entries === undefined) return;
+    entries.delete(entry);
+    if (entries.size > 0) return;
+    this.users.delete(userId);
+    this.#userNumbers.delete(userId);
   }
 
   #unlinkSummary(entry: IndexedChunk): void {

@@ -44,7 +44,8 @@ export function bm25Idf(documents: number, frequency: number): number {
 
 /**
  * The slots of the `topK` best documents for distinct `terms`, best first (their scores are in
- * `state.scores`); `session` (a session number, 0 for all) restricts the candidates.
+ * `state.scores`); `session` (a session number, 0 for all) and `user` (a user number, 0 for
+ * all) restrict the candidates.
  *
  * Term-at-a-time with max-score pruning, exact over the selected terms (same result as scoring
  * every document with them; at most `MAX_QUERY_TERMS`, the rarest, are kept): each
@@ -58,6 +59,7 @@ export function searchBm25(
   terms: readonly string[],
   topK: number,
   session: number,
+  user = 0,
 ): number[] {
   const lists: TermList[] = [];
   for (const term of terms) {
@@ -78,7 +80,7 @@ export function searchBm25(
     rest[i] = ((rest[i + 1] as number) + (lists[i] as TermList).tight) * SLACK;
   }
 
-  const { normBase, normPerLength, sessionOf, scores, stamps, touched } = state;
+  const { normBase, normPerLength, sessionOf, userOf, scores, stamps, touched } = state;
   const stamp = state.nextStamp();
   let count = 0;
   let best = 0;
@@ -97,6 +99,7 @@ export function searchBm25(
     for (let j = 0; j < size; j++) {
       const slot = slots[j] as number;
       if (session !== 0 && sessionOf[slot] !== session) continue;
+      if (user !== 0 && userOf[slot] !== user) continue;
       const tf = tfs[j] as number;
       let score = (weight * tf) / (tf + normBase + normPerLength * (lengths[j] as number));
       if (stamps[slot] === stamp) score += scores[slot] as number;

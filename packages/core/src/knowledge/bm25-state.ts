@@ -20,6 +20,8 @@ export interface Bm25SearchState {
   readonly minNorm: number;
   /** Per slot: the session number (1, 2, ...). */
   readonly sessionOf: Int32Array;
+  /** Per slot: the user number (1, 2, ...), 0 for a chunk without a user. */
+  readonly userOf: Int32Array;
   /** Scratch, per slot: accumulated score, valid where `stamps[slot]` is this search's. */
   readonly scores: Float64Array;
   readonly stamps: Uint32Array;

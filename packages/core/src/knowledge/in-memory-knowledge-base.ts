@@ -37,7 +37,7 @@ interface Collection {
 const LABEL = 'mem/knowledge';
 
 /**
- * A `KnowledgeBase` (spec `mem.kb.v1`) in process memory, not durable, one process. Each
+ * A `KnowledgeBase` (spec `mem.kb.v2`) in process memory, not durable, one process. Each
  * instance holds its own data.
  *
  * - Lexical ranking: Okapi BM25 (k1 = 1.2, b = 0.75) over an inverted index per collection,
@@ -45,6 +45,9 @@ const LABEL = 'mem/knowledge';
  *   split, a small English stopword list, possessives stripped, CJK bigrams). Query terms are
  *   deduped; only chunks in the postings of a query term are scored; the top k are picked with
  *   a bounded heap. Equal scores go to the newer chunk (`metadata.createdAt`), then the smaller id.
+ *   A search scoped to a session or a user ranks with the collection's term statistics.
+ * - Users: a search, count or delete with `userId` sees only chunks whose `metadata.userId` is
+ *   that user (an index per user keeps `delete({ userId })` and `count({ userId })` direct).
  * - With an `embedder`: chunks are embedded on `add`, queries on `search`; vectors are kept as
  *   unit-length Float32Arrays and searched exactly (cosine, every vector of the collection or
  *   session). `retrieval` picks BM25, nearest vectors, or both fused by Reciprocal Rank Fusion
@@ -76,8 +79,8 @@ export function createInMemoryKnowledgeBase(
     collection: Collection,
     terms: readonly string[],
     topK: number,
-    sessionId?: string,
-  ) => collection.words.search([...new Set(terms)], topK, sessionId);
+    scope: KnowledgeCountFilter,
+  ) => collection.words.search([...new Set(terms)], topK, scope.sessionId, scope.userId);
 
   return {
     specificationVersion: KNOWLEDGE_BASE_SPECIFICATION_VERSION,
@@ -114,22 +117,23 @@ export function createInMemoryKnowledgeBase(
     search: async (collectionId: string, query: string, searchOptions: KnowledgeSearchOptions) => {
       open(collectionId);
       const text = parseQuery(query);
-      const { topK, sessionId } = parseSearchOptions(searchOptions);
+      const { topK, ...scope } = parseSearchOptions(searchOptions);
       const found = collections.get(collectionId);
       if (found === undefined) return [];
       const terms = analyzeQuery(text);
       if (terms.length === 0) return [];
       if (embedder === undefined || retrieval === 'lexical') {
-        return copies(rankHits(lexical(found, terms, topK, sessionId)));
+        return copies(rankHits(lexical(found, terms, topK, scope)));
       }
       const [vector] = await embedTexts(embedder, [text], 'query', LABEL);
       assertOpen();
       const collection = collections.get(collectionId);
       if (collection === undefined || vector === undefined) return [];
       const depth = candidateDepth(topK);
-      const semantic = collection.vectors.nearest(vector, depth, sessionId, minSimilarity);
+      const { sessionId, userId } = scope;
+      const semantic = collection.vectors.nearest(vector, depth, sessionId, minSimilarity, userId);
       if (retrieval === 'semantic') return copies(rankHits(semantic.slice(0, topK)));
-      const words = lexical(collection, terms, depth, sessionId);
+      const words = lexical(collection, terms, depth, scope);
       return copies(fuseHits(keyByChunk(words), keyByChunk(semantic), rrfK, topK));
     },
 
@@ -137,13 +141,8 @@ export function createInMemoryKnowledgeBase(
       open(collectionId);
       const parsed = parseDeleteFilter(filter);
       const collection = collections.get(collectionId);
-      const session = collection?.words.sessions.get(parsed.sessionId);
-      if (collection === undefined || session === undefined) return 0;
-      // Compaction deletes by summary ids only: those are indexed; anything else scans.
-      const doomed =
-        parsed.messageIds === undefined && parsed.summaryIds !== undefined
-          ? collection.words.summaryEntries(parsed.sessionId, parsed.summaryIds)
-          : scanSession(session, parsed);
+      if (collection === undefined) return 0;
+      const doomed = doomedEntries(collection.words, parsed);
       collection.words.remove(doomed);
       for (const entry of doomed) collection.vectors.delete(entry.chunk);
       if (collection.words.size === 0) collections.delete(collectionId);
@@ -152,10 +151,17 @@ export function createInMemoryKnowledgeBase(
 
     count: run((collectionId: string, filter?: KnowledgeCountFilter) => {
       open(collectionId);
-      const { sessionId } = parseCountFilter(filter);
+      const { sessionId, userId } = parseCountFilter(filter);
       const words = collections.get(collectionId)?.words;
       if (words === undefined) return 0;
-      return sessionId === undefined ? words.size : (words.sessions.get(sessionId)?.size ?? 0);
+      if (userId === undefined) {
+        return sessionId === undefined ? words.size : (words.sessions.get(sessionId)?.size ?? 0);
+      }
+      const entries = words.users.get(userId);
+      if (entries === undefined || sessionId === undefined) return entries?.size ?? 0;
+      let count = 0;
+      for (const entry of entries) if (entry.chunk.metadata.sessionId === sessionId) count++;
+      return count;
     }),
 
     close: run(() => {
@@ -187,6 +193,7 @@ function copyChunk(chunk: KnowledgeChunk): KnowledgeChunk {
     messageIds: m.messageIds.slice(),
     createdAt: m.createdAt,
   };
+  if (m.userId !== undefined) metadata.userId = m.userId;
   if (m.summaryId !== undefined) metadata.summaryId = m.summaryId;
   if (m.start !== undefined) metadata.start = m.start;
   if (m.end !== undefined) metadata.end = m.end;
@@ -211,11 +218,17 @@ function run<A extends unknown[], R>(operation: (...args: A) => R): (...args: A)
   };
 }
 
-/** The session's entries `delete` removes, found by testing each one. */
-function scanSession(
-  session: ReadonlyMap<string, IndexedChunk>,
-  filter: KnowledgeDeleteFilter,
-): IndexedChunk[] {
+/** The entries `delete` removes for `filter`. */
+function doomedEntries(words: Bm25Index, filter: KnowledgeDeleteFilter): IndexedChunk[] {
+  const { sessionId, userId } = filter;
+  if (sessionId === undefined) return [...(words.users.get(userId) ?? [])];
+  const session = words.sessions.get(sessionId);
+  if (session === undefined) return [];
+  // Compaction deletes by summary ids only: those are indexed; anything else scans.
+  const candidates =
+    filter.messageIds === undefined && filter.summaryIds !== undefined
+      ? words.summaryEntries(sessionId, filter.summaryIds)
+      : session.values();
   const matches = deleteMatcher(filter);
-  return [...session.values()].filter((entry) => matches(entry.chunk));
+  return [...candidates].filter((entry) => matches(entry.chunk));
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { MemValidationError } from '../errors/errors.ts';
 import { parseWith as parseStoreInput } from '../store/parse-store-input.ts';
-import { assertValidSessionId } from '../store/validate-ids.ts';
+import { assertValidSessionId, assertValidUserId } from '../store/validate-ids.ts';
 import type {
   KnowledgeChunk,
   KnowledgeCountFilter,
@@ -24,6 +24,7 @@ const chunkSchema = z.object({
   tokenCount: z.number().int().nonnegative(),
   metadata: z.object({
     sessionId: z.string(),
+    userId: z.unknown().optional(),
     kind: z.enum(['summary', 'archive']),
     summaryId: id.optional(),
     messageIds: z.array(id),
@@ -35,16 +36,21 @@ const chunkSchema = z.object({
 
 const searchOptionsSchema = z.object({
   topK: z.number().int().positive(),
-  sessionId: z.string().optional(),
+  sessionId: z.unknown().optional(),
+  userId: z.unknown().optional(),
 });
 
 const deleteFilterSchema = z.object({
-  sessionId: z.string(),
+  sessionId: z.unknown().optional(),
+  userId: z.unknown().optional(),
   messageIds: z.array(id).optional(),
   summaryIds: z.array(id).optional(),
 });
 
-const countFilterSchema = z.object({ sessionId: z.string().optional() });
+const countFilterSchema = z.object({
+  sessionId: z.unknown().optional(),
+  userId: z.unknown().optional(),
+});
 
 /** Checks a batch for `add`. @throws MemValidationError naming the bad path (`chunks[2].text`). */
 export function parseChunks(chunks: unknown): KnowledgeChunk[] {
@@ -61,6 +67,10 @@ export function parseChunks(chunks: unknown): KnowledgeChunk[] {
       messageIds: [...m.messageIds],
       createdAt: m.createdAt,
     };
+    if (m.userId !== undefined) {
+      assertValidUserId(m.userId, `${field}.metadata.userId`);
+      metadata.userId = m.userId;
+    }
     if (m.summaryId !== undefined) metadata.summaryId = m.summaryId;
     if (m.start !== undefined) metadata.start = m.start;
     if (m.end !== undefined) metadata.end = m.end;
@@ -78,35 +88,69 @@ export function parseChunks(chunks: unknown): KnowledgeChunk[] {
 export function parseSearchOptions(options: unknown): KnowledgeSearchOptions {
   // The usual call, checked without the schema (the same outcome, a search's fixed cost).
   if (typeof options === 'object' && options !== null && !Array.isArray(options)) {
-    const { topK, sessionId } = options as Record<string, unknown>;
+    const { topK, sessionId, userId } = options as Record<string, unknown>;
     if (typeof topK === 'number' && Number.isSafeInteger(topK) && topK > 0) {
-      if (sessionId === undefined) return { topK };
-      if (typeof sessionId === 'string') {
-        assertValidSessionId(sessionId, 'options.sessionId');
-        return { topK, sessionId };
-      }
+      if (sessionId === undefined && userId === undefined) return { topK };
+      return { topK, ...scope(sessionId, userId, 'options') };
     }
   }
   const parsed = parseWith(searchOptionsSchema, options, 'options');
-  if (parsed.sessionId === undefined) return { topK: parsed.topK };
-  assertValidSessionId(parsed.sessionId, 'options.sessionId');
-  return { topK: parsed.topK, sessionId: parsed.sessionId };
+  return { topK: parsed.topK, ...scope(parsed.sessionId, parsed.userId, 'options') };
 }
 
+/**
+ * Checks a `delete` filter (see `KnowledgeDeleteFilter`): `sessionId` with optional `userId`,
+ * `messageIds` and `summaryIds`, or `userId` alone.
+ */
 export function parseDeleteFilter(filter: unknown): KnowledgeDeleteFilter {
   const parsed = parseWith(deleteFilterSchema, filter, 'filter');
-  assertValidSessionId(parsed.sessionId, 'filter.sessionId');
-  const out: KnowledgeDeleteFilter = { sessionId: parsed.sessionId };
-  if (parsed.messageIds !== undefined) out.messageIds = [...parsed.messageIds];
-  if (parsed.summaryIds !== undefined) out.summaryIds = [...parsed.summaryIds];
+  const { sessionId, userId, messageIds, summaryIds } = parsed;
+  if (sessionId === undefined) {
+    if (userId === undefined) {
+      throw new MemValidationError(
+        'filter.sessionId',
+        "[mem/knowledge] a delete filter needs filter.sessionId (a session's chunks) or filter.userId (every chunk of a user), or both.",
+      );
+    }
+    assertValidUserId(userId, 'filter.userId');
+    const list =
+      messageIds !== undefined ? 'messageIds' : summaryIds !== undefined ? 'summaryIds' : undefined;
+    if (list !== undefined) {
+      throw new MemValidationError(
+        `filter.${list}`,
+        `[mem/knowledge] filter.${list} needs filter.sessionId: message and summary ids are unique only within a session. Pass { sessionId, userId, ${list} }, or { userId } alone to delete every chunk of the user.`,
+      );
+    }
+    return { userId };
+  }
+  assertValidSessionId(sessionId, 'filter.sessionId');
+  const out: KnowledgeDeleteFilter = { sessionId };
+  if (userId !== undefined) {
+    assertValidUserId(userId, 'filter.userId');
+    out.userId = userId;
+  }
+  if (messageIds !== undefined) out.messageIds = [...messageIds];
+  if (summaryIds !== undefined) out.summaryIds = [...summaryIds];
   return out;
 }
 
 export function parseCountFilter(filter: unknown): KnowledgeCountFilter {
   const parsed = parseWith(countFilterSchema, filter ?? {}, 'filter');
-  if (parsed.sessionId === undefined) return {};
-  assertValidSessionId(parsed.sessionId, 'filter.sessionId');
-  return { sessionId: parsed.sessionId };
+  return scope(parsed.sessionId, parsed.userId, 'filter');
+}
+
+/** `sessionId` and `userId`, each only when given, checked (`${root}.sessionId`, ...). */
+function scope(sessionId: unknown, userId: unknown, root: string): KnowledgeCountFilter {
+  const target: KnowledgeCountFilter = {};
+  if (sessionId !== undefined) {
+    assertValidSessionId(sessionId, `${root}.sessionId`);
+    target.sessionId = sessionId;
+  }
+  if (userId !== undefined) {
+    assertValidUserId(userId, `${root}.userId`);
+    target.userId = userId;
+  }
+  return target;
 }
 
 export function parseQuery(query: unknown): string {

@@ -8,6 +8,8 @@ export interface IndexedChunk {
   slot: number;
   /** Session number of the chunk's session (1, 2, ...). */
   readonly session: number;
+  /** User number of the chunk's user (1, 2, ...), 0 for a chunk without a user. */
+  readonly user: number;
   /** Distinct terms of the chunk, to find its postings again on removal. */
   readonly terms: readonly string[];
   /** Number of terms, repeats included (the BM25 document length). */
@@ -22,6 +24,7 @@ export interface IndexedChunk {
 export class SlotTable implements Bm25SearchState {
   entries: Array<IndexedChunk | undefined> = [];
   sessionOf: Int32Array = new Int32Array(64);
+  userOf: Int32Array = new Int32Array(64);
   createdAt: Float64Array = new Float64Array(64);
   lengths: Float64Array = new Float64Array(64);
   normBase = 0;
@@ -49,6 +52,7 @@ export class SlotTable implements Bm25SearchState {
     entry.slot = slot;
     this.entries.push(entry);
     this.sessionOf[slot] = entry.session;
+    this.userOf[slot] = entry.user;
     this.createdAt[slot] = createdAt;
     this.lengths[slot] = entry.length;
     if (entry.length < this.#minLength) this.#minLength = entry.length;
@@ -74,6 +78,7 @@ export class SlotTable implements Bm25SearchState {
       if (entry === undefined) return;
       map[slot] = live.length;
       this.sessionOf[live.length] = this.sessionOf[slot] as number;
+      this.userOf[live.length] = this.userOf[slot] as number;
       this.createdAt[live.length] = this.createdAt[slot] as number;
       this.lengths[live.length] = this.lengths[slot] as number;
       entry.slot = live.length;
@@ -120,6 +125,9 @@ export class SlotTable implements Bm25SearchState {
     const sessionOf = new Int32Array(capacity);
     sessionOf.set(this.sessionOf);
     this.sessionOf = sessionOf;
+    const userOf = new Int32Array(capacity);
+    userOf.set(this.userOf);
+    this.userOf = userOf;
     const createdAt = new Float64Array(capacity);
     createdAt.set(this.createdAt);
     this.createdAt = createdAt;

@@ -10,8 +10,8 @@ interface Entry {
 
 /**
  * The vectors of one collection's chunks, in memory, searched exactly: a search computes the
- * cosine similarity of the query with every vector of its scope (the collection, or one
- * session) and keeps the best in a small sorted buffer, so it allocates nothing per vector.
+ * cosine similarity of the query with every vector of its scope (the collection, one
+ * session, one user's chunks) and keeps the best in a small sorted buffer, so it allocates nothing per vector.
  * Vectors are stored at unit length, so a similarity is one dot product.
  */
 export class VectorIndex {
@@ -44,18 +44,21 @@ export class VectorIndex {
   /**
    * The `depth` chunks nearest to `query` (normalized in place) by cosine similarity (the score),
    * best first, keeping only similarities `keepsSimilarity` accepts; ties go to the newer chunk.
+   * `sessionId` and `userId` (when given) restrict the scope to chunks matching both.
    */
   nearest(
     query: Float32Array,
     depth: number,
     sessionId: string | undefined,
     minSimilarity: number | undefined,
+    userId?: string,
   ): ScoredHit[] {
     if (depth <= 0 || !normalizeVector(query)) return [];
     const best: ScoredHit[] = [];
     const visit = (session: Map<string, Entry>): void => {
       for (const entry of session.values()) {
         if (entry.vector.length !== query.length) continue;
+        if (userId !== undefined && entry.chunk.metadata.userId !== userId) continue;
         const score = dotProduct(query, entry.vector);
         if (!keepsSimilarity(score, minSimilarity)) continue;
         const worst = best[best.length - 1];
