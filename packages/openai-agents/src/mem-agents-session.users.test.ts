@@ -41,7 +41,7 @@ async function setup(store: Store) {
     await run(agent, text, { session: new MemAgentsSession({ engine, sessionId, userId }) });
     return server.requests.at(-1)?.input ?? [];
   };
-  return { engine, say, agent };
+  return { engine, say, agent, server };
 }
 
 /** Conversation `monday` of Ana: two finished turns, learnt and indexed. */
@@ -96,9 +96,10 @@ describe.each(storeKinds('users'))(
       expect(systemText(bens)).not.toContain('Ana');
     });
 
-    it('a conversation of user A used with user B is refused with a MemValidationError naming userId, and stays as it was', async () => {
-      const { engine, say, agent } = await setup(openStore());
+    it('a conversation of user A used with user B is refused with a MemValidationError naming userId, and stays as it was, before the model is called', async () => {
+      const { engine, say, agent, server } = await setup(openStore());
       await say('monday', 'ana', 'My gym locker code is 4711.');
+      const requests = server.requests.length;
 
       const error = await (async () =>
         run(agent, 'Hi', {
@@ -109,6 +110,7 @@ describe.each(storeKinds('users'))(
       );
 
       expect(validationError(error)?.field).toBe('userId');
+      expect(server.requests).toHaveLength(requests); // Ana's turns never reached the model
       expect((await engine.session('monday').messages()).map((m) => m.content)).toStrictEqual([
         'My gym locker code is 4711.',
         'Noted.',

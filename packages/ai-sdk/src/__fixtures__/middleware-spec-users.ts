@@ -96,9 +96,10 @@ export function describeUserMemory(name: string, sdk: SdkUnderTest): void {
         expect(systemText(bens)).not.toContain('Ana');
       });
 
-      it('a conversation of user A used with user B is refused with a MemValidationError naming userId, and stays as it was', async () => {
-        const { engine, say, wrap } = setup(createStore);
+      it('a conversation of user A used with user B is refused with a MemValidationError naming userId, and stays as it was, before the model is called', async () => {
+        const { engine, model, say, wrap } = setup(createStore);
         await say('monday', 'ana', 'My gym locker code is 4711.');
+        const calls = model.doGenerateCalls.length;
 
         const error = await sdk
           .generateText({ model: wrap({ sessionId: 'monday', userId: 'ben' }), prompt: 'Hi' })
@@ -108,6 +109,7 @@ export function describeUserMemory(name: string, sdk: SdkUnderTest): void {
           );
 
         expect(validationError(error)?.field).toBe('userId');
+        expect(model.doGenerateCalls).toHaveLength(calls); // Ana's turns never reached the model
         expect((await engine.session('monday').messages()).map(line)).toEqual([
           'user: My gym locker code is 4711.',
           'assistant: Noted.',
