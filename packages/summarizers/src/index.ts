@@ -2,6 +2,9 @@ export type { ChainOfDensityOptions } from './chain-of-density/chain-of-density-
 export type { ChainOfDensitySummarizer } from './chain-of-density/chain-of-density-summarizer.ts';
 export { createChainOfDensitySummarizer } from './chain-of-density/chain-of-density-summarizer.ts';
 export type { ChatModel, ChatRequest, ChatResponse, ChatUsage } from './chat-model.ts';
+export type { DroppedFactReason, FactReplyOperation } from './facts/fact-reply.ts';
+export { createLlmFactExtractor } from './facts/llm-fact-extractor.ts';
+export type { LlmFactExtractorOptions } from './facts/llm-fact-extractor-options.ts';
 export type { ProviderErrorInit, ProviderErrorKind } from './provider-error.ts';
 export { ProviderError } from './provider-error.ts';
 export { parseRetryAfterMs } from './retry-after.ts';
