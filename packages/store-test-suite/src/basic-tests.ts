@@ -107,7 +107,7 @@ export function basicTests(createStore: StoreFactory, options: StoreSuiteOptions
     it('declares the spec version, its namespace and boolean capabilities', async () => {
       const namespace = freshNamespace();
       const store = await stores.open(namespace);
-      expect(store.specificationVersion).toBe('mem.store.v2');
+      expect(store.specificationVersion).toBe('mem.store.v3');
       expect(store.namespace).toBe(namespace);
       for (const key of ['ttl', 'multiProcess', 'durable'] as const) {
         expect(typeof store.capabilities[key]).toBe('boolean');

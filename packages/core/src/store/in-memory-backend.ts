@@ -1,4 +1,5 @@
 import type { SessionCounters, SessionState } from './in-memory-session.ts';
+import type { UserFact } from './store-spec.ts';
 
 /**
  * The data behind one or more in-memory stores. Give the same backend to several
@@ -14,8 +15,16 @@ export type InMemoryEntry =
   | { kind: 'live'; state: SessionState; expiresAt: number | undefined }
   | ({ kind: 'cleared'; expiresAt: number | undefined } & SessionCounters);
 
+/** A user's facts as the in-memory store keeps them (a tombstone: no facts, a version). */
+export interface StoredUserFacts {
+  version: number;
+  facts: UserFact[];
+}
+
 export interface InMemoryNamespace {
   sessions: Map<string, InMemoryEntry>;
+  /** User id -> its facts document (Store v3). */
+  userFacts: Map<string, StoredUserFacts>;
   /** When expired entries were last swept (ms, the store's clock). */
   lastSweepAt: number;
 }
@@ -39,7 +48,7 @@ export function inMemoryNamespace(backend: InMemoryBackend, namespace: string): 
   if (namespaces === undefined) throw new TypeError('not a memory backend');
   let data = namespaces.get(namespace);
   if (data === undefined) {
-    data = { sessions: new Map(), lastSweepAt: Number.NEGATIVE_INFINITY };
+    data = { sessions: new Map(), userFacts: new Map(), lastSweepAt: Number.NEGATIVE_INFINITY };
     namespaces.set(namespace, data);
   }
   return data;

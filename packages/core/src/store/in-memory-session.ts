@@ -8,6 +8,7 @@ import type {
   StoredMessage,
   SummaryRecord,
 } from './store-spec.ts';
+import { boundToOtherUserError } from './user-binding.ts';
 
 /** How many applied idempotency keys the in-memory store remembers per session (oldest go first). */
 export const IDEMPOTENCY_WINDOW = 1024;
@@ -26,6 +27,8 @@ export interface SessionCounters {
  */
 export interface SessionState extends SessionCounters {
   id: string;
+  /** The user the session is bound to (Store v3); absent while it has none. */
+  userId?: string;
   createdAt: number;
   updatedAt: number;
   tokenCount: number;
@@ -61,7 +64,7 @@ export function createSessionState(
 }
 
 export function sessionInfo(s: SessionState): SessionInfo {
-  return {
+  const info: SessionInfo = {
     id: s.id,
     version: s.version,
     epoch: s.epoch,
@@ -71,6 +74,25 @@ export function sessionInfo(s: SessionState): SessionInfo {
     createdAt: s.createdAt,
     updatedAt: s.updatedAt,
   };
+  if (s.userId !== undefined) info.userId = s.userId;
+  return info;
+}
+
+/** Messages the session stores: active and archived (what `forgetUser` counts). */
+export function storedMessageCount(s: SessionState): number {
+  let count = s.active.length;
+  for (const id of s.summaries.keys()) count += s.archive.get(id)?.length ?? 0;
+  return count;
+}
+
+/**
+ * Refuses an append naming another user than the session's (see `AppendOptions.userId`); an
+ * append naming none, or the session's own, passes.
+ */
+export function assertSameUser(s: SessionState, userId: string | undefined): void {
+  if (userId !== undefined && s.userId !== undefined && s.userId !== userId) {
+    throw boundToOtherUserError(s.id);
+  }
 }
 
 /** The first result of an already applied key, marked as a duplicate. */

@@ -25,6 +25,7 @@ export function stateFromSnapshot(snapshot: SessionSnapshot): SessionState {
   const keys = snapshot.idempotencyKeys.slice(-IDEMPOTENCY_WINDOW);
   return {
     id: snapshot.sessionId,
+    ...(info.userId === undefined ? {} : { userId: info.userId }),
     version: info.version,
     epoch: info.epoch,
     lastSeq: info.lastSeq,

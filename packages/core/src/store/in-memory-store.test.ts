@@ -54,7 +54,7 @@ describe('createInMemoryStore', () => {
   it('defaults to the "default" namespace, a private backend and no durability', async () => {
     const store = createInMemoryStore();
     expect(store.namespace).toBe('default');
-    expect(store.specificationVersion).toBe('mem.store.v2');
+    expect(store.specificationVersion).toBe('mem.store.v3');
     expect(store.capabilities).toStrictEqual({ ttl: true, multiProcess: false, durable: false });
     await store.append('s', [message()], { idempotencyKey: 'k' });
     expect(await createInMemoryStore().info('s')).toBeNull();

@@ -4,32 +4,36 @@ import { compactSession, eraseSession, flushSession, replaceSession } from './in
 import {
   appendToSession,
   assertNewIds,
+  assertSameUser,
   createSessionState,
   findDuplicate,
   popNewest,
   type SessionCounters,
   type SessionState,
   sessionInfo,
+  storedMessageCount,
 } from './in-memory-session.ts';
 import { snapshotOf, stateFromSnapshot } from './in-memory-snapshot.ts';
 import { checkMemoryStoreOptions, type InMemoryStoreOptions } from './in-memory-store-options.ts';
+import { deleteUserFacts, readUserFacts, writeUserFacts } from './in-memory-users.ts';
 import { copyJsonValue } from './json-value.ts';
 import { decodeListCursor, encodeListCursor, indexAfterId } from './list-cursor.ts';
 import { parseSessionSnapshot } from './parse-session-snapshot.ts';
 import {
+  parseAppendOptions,
   parseCompactInput,
   parseCountedMessages,
   parseEraseInput,
   parseFlushInput,
-  parseIdempotencyKey,
   parseListOptions,
   parseReadOptions,
   parseReplaceInput,
+  parseUserFactsWrite,
 } from './parse-store-input.ts';
 import { selectSeqRange } from './seq-range.ts';
 import { epochConflictError, versionConflictError } from './store-conflict.ts';
 import { STORE_SPECIFICATION_VERSION, type Store } from './store-spec.ts';
-import { assertValidSessionId } from './validate-ids.ts';
+import { assertValidSessionId, assertValidUserId } from './validate-ids.ts';
 
 export { createInMemoryBackend, type InMemoryBackend } from './in-memory-backend.ts';
 export type { InMemoryStoreOptions } from './in-memory-store-options.ts';
@@ -37,7 +41,7 @@ export type { InMemoryStoreOptions } from './in-memory-store-options.ts';
 const DEFAULT_LIST_LIMIT = 100;
 
 /**
- * A `Store` (spec `mem.store.v2`) that keeps sessions in process memory; not durable, one process.
+ * A `Store` (spec `mem.store.v3`) that keeps sessions in process memory; not durable, one process.
  *
  * Semantics, shared with every backend through `@mem/store-test-suite`:
  * - Operations are synchronous inside, so each one is atomic: it checks and writes with no
@@ -73,6 +77,12 @@ const DEFAULT_LIST_LIMIT = 100;
  *   clear fails instead of writing stale data into a new conversation under the same id. `info`
  *   and `export` say null, `read` returns no messages at those counters.
  * - `list` pages through live session ids sorted by UTF-16 code units; the cursor is opaque.
+ * - Users (v3): the first append naming a `userId` binds the session (checked before the
+ *   idempotency key, so a retry naming another user is refused too); `clear` drops the binding,
+ *   `import` takes the snapshot's. `list({ userId })` filters by it. User facts live beside the
+ *   sessions of the namespace: `writeUserFacts` is a compare-and-swap on the version, an empty
+ *   write keeps the version (no facts), `forgetUser` clears each bound session (like `clear`,
+ *   counters kept) and deletes the facts document (the user reads as version 0 again).
  * - With `ttlMs`, a session (or its cleared counters) expires `ttlMs` after its last successful
  *   write (import included); reads, duplicate appends and failed writes do not extend it, and an
  *   expired session reads as if it never existed (counters back to 0). Expired entries are also
@@ -129,6 +139,16 @@ export function createInMemoryStore(options: InMemoryStoreOptions = {}): Store {
   const expiry = (at: number) => (ttlMs === undefined ? undefined : at + ttlMs);
   const save = (state: SessionState, at: number) =>
     commit(state.id, { kind: 'live', state, expiresAt: expiry(at) }, at);
+  /** Leaves only the counters of a live session (and no user): see `clear`. */
+  const clearLive = (state: SessionState, at: number): void => {
+    const { version, epoch, lastSeq } = state;
+    const left = { version: version + 1, epoch: epoch + 1, lastSeq };
+    commit(state.id, { kind: 'cleared', ...left, expiresAt: expiry(at) }, at);
+  };
+  const beginUser = (userId: unknown): void => {
+    assertValidUserId(userId);
+    assertOpen();
+  };
   const sweep = (at: number): void => {
     data.lastSweepAt = at;
     for (const [id, found] of data.sessions) {
@@ -144,12 +164,14 @@ export function createInMemoryStore(options: InMemoryStoreOptions = {}): Store {
     append: run((sessionId, messages, appendOptions) => {
       const at = begin(sessionId);
       const batch = parseCountedMessages(messages);
-      const key = parseIdempotencyKey(appendOptions);
+      const { idempotencyKey: key, userId } = parseAppendOptions(appendOptions);
       const state = stateFor(sessionId, at);
+      assertSameUser(state, userId);
       const duplicate = findDuplicate(state, key);
       if (duplicate !== undefined) return duplicate;
       assertNewIds(state, batch);
       const result = appendToSession(state, batch, key, at);
+      if (userId !== undefined) state.userId = userId;
       save(state, at);
       return result;
     }),
@@ -232,9 +254,7 @@ export function createInMemoryStore(options: InMemoryStoreOptions = {}): Store {
       const at = begin(sessionId);
       const state = live(sessionId, at);
       if (state === undefined) return false;
-      const { version, epoch, lastSeq } = state;
-      const left = { version: version + 1, epoch: epoch + 1, lastSeq };
-      commit(sessionId, { kind: 'cleared', ...left, expiresAt: expiry(at) }, at);
+      clearLive(state, at);
       return true;
     }),
 
@@ -249,11 +269,15 @@ export function createInMemoryStore(options: InMemoryStoreOptions = {}): Store {
     }),
 
     list: run((listOptions) => {
-      const { cursor, limit = DEFAULT_LIST_LIMIT } = parseListOptions(listOptions);
+      const { cursor, limit = DEFAULT_LIST_LIMIT, userId } = parseListOptions(listOptions);
       const after = cursor === undefined ? undefined : decodeListCursor(cursor);
       assertOpen();
       const at = now();
-      const ids = [...data.sessions.keys()].filter((id) => live(id, at) !== undefined).sort();
+      const listed = (id: string) => {
+        const state = live(id, at);
+        return state !== undefined && (userId === undefined || state.userId === userId);
+      };
+      const ids = [...data.sessions.keys()].filter(listed).sort();
       const start = after === undefined ? 0 : indexAfterId(ids, after);
       const sessionIds = ids.slice(start, start + limit);
       const last = sessionIds[sessionIds.length - 1];
@@ -272,6 +296,31 @@ export function createInMemoryStore(options: InMemoryStoreOptions = {}): Store {
       const checked = parseSessionSnapshot(snapshot);
       const at = now();
       save(stateFromSnapshot(checked), at);
+    }),
+
+    userFacts: run((userId) => {
+      beginUser(userId);
+      return readUserFacts(data, userId);
+    }),
+
+    writeUserFacts: run((userId, input) => {
+      beginUser(userId);
+      return writeUserFacts(data, userId, parseUserFactsWrite(input));
+    }),
+
+    forgetUser: run((userId) => {
+      beginUser(userId);
+      const at = now();
+      let sessions = 0;
+      let messages = 0;
+      for (const id of [...data.sessions.keys()]) {
+        const state = live(id, at);
+        if (state === undefined || state.userId !== userId) continue;
+        sessions += 1;
+        messages += storedMessageCount(state);
+        clearLive(state, at);
+      }
+      return { sessions, messages, facts: deleteUserFacts(data, userId) };
     }),
 
     close: run(() => {
