@@ -131,6 +131,7 @@ export {
   STORE_SPECIFICATION_VERSION,
 } from './store/store-spec.ts';
 export { isStoredMessageShape, isSummaryRecordShape } from './store/stored-shape.ts';
+export { boundToOtherUserError } from './store/user-binding.ts';
 export {
   assertValidNamespace,
   assertValidSessionId,
