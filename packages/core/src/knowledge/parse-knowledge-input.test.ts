@@ -62,4 +62,55 @@ describe('KnowledgeBase input parsers', () => {
     expect(thrown(() => parseSearchOptions([3])).field).toBe('options');
     expect(thrown(() => parseSearchOptions(null)).field).toBe('options');
   });
+
+  it('check user ids in chunks, search options, count and delete filters, naming the field', () => {
+    const [parsed] = parseChunks([chunk('a', 'x', { userId: 'u:ü 1' })]);
+    expect(parsed?.metadata.userId).toBe('u:ü 1');
+    expect(parseChunks([chunk('a', 'x')])[0]?.metadata).not.toHaveProperty('userId');
+    expect(parseSearchOptions({ topK: 1, userId: 'u' })).toEqual({ topK: 1, userId: 'u' });
+    expect(parseSearchOptions({ topK: 1, sessionId: 's', userId: 'u', x: 1 })).toEqual({
+      topK: 1,
+      sessionId: 's',
+      userId: 'u',
+    });
+    expect(parseCountFilter({ userId: 'u' })).toEqual({ userId: 'u' });
+    for (const bad of ['', 'a\ud800', 'a\nb', 42, null, 'x'.repeat(513)]) {
+      expect(thrown(() => parseChunks([chunk('a', 'x', { userId: bad as string })])).field).toBe(
+        'chunks[0].metadata.userId',
+      );
+      expect(thrown(() => parseSearchOptions({ topK: 1, userId: bad })).field).toBe(
+        'options.userId',
+      );
+      expect(thrown(() => parseSearchOptions({ topK: '1', userId: bad })).field).toBe(
+        'options.topK',
+      );
+      expect(thrown(() => parseCountFilter({ userId: bad })).field).toBe('filter.userId');
+      expect(thrown(() => parseDeleteFilter({ userId: bad })).field).toBe('filter.userId');
+      expect(thrown(() => parseDeleteFilter({ sessionId: 's', userId: bad })).field).toBe(
+        'filter.userId',
+      );
+    }
+  });
+
+  it('take a delete filter by session (and user), or by user alone without id lists', () => {
+    expect(parseDeleteFilter({ userId: 'u' })).toEqual({ userId: 'u' });
+    expect(parseDeleteFilter({ userId: 'u', sessionId: undefined })).toEqual({ userId: 'u' });
+    expect(parseDeleteFilter({ sessionId: 's', userId: 'u', messageIds: ['m'] })).toEqual({
+      sessionId: 's',
+      userId: 'u',
+      messageIds: ['m'],
+    });
+    const neither = thrown(() => parseDeleteFilter({ messageIds: ['m'] }));
+    expect(neither.field).toBe('filter.sessionId');
+    expect(neither.message).toMatch(/filter\.userId/);
+    const lists = thrown(() => parseDeleteFilter({ userId: 'u', summaryIds: [] }));
+    expect(lists.field).toBe('filter.summaryIds');
+    expect(lists.message).toMatch(/sessionId/);
+    expect(thrown(() => parseDeleteFilter({ userId: 'u', messageIds: ['m'] })).field).toBe(
+      'filter.messageIds',
+    );
+    expect(thrown(() => parseDeleteFilter({ userId: 'u', messageIds: [3] })).field).toBe(
+      'filter.messageIds[0]',
+    );
+  });
 });
