@@ -1,4 +1,5 @@
 import type { StoredMessage, UserFact } from '../store/store-spec.ts';
+import type { SummarizeUsage } from '../summarize/summarizer.ts';
 
 /** What a fact extractor reads: one finished interaction of a user's session and their facts. */
 export interface FactExtractorInput {
@@ -26,6 +27,8 @@ export type FactOperation =
 export interface FactExtractorOptions {
   /** Aborted when the engine gives up on the extraction (its deadline, or shutdown). */
   signal: AbortSignal;
+  /** Called with the tokens a model-backed extractor used (the engine emits them as `usage`). */
+  onUsage?: (usage: SummarizeUsage) => void;
 }
 
 /**
