@@ -25,7 +25,8 @@ export interface AppendCounters {
  * [7..13] the counters the plan expects (version, epoch, lastSeq, count, tokens, kn, ko; '' when
  * there is no plan), [14] the planned record, [15 .. 14 + n] the id fields,
  * then the HSET arguments of the plan (18 + 2n: counters, record, order, ids), then the ZADD
- * arguments (2n: planned seq and message JSON; the seq is '' when there is no plan).
+ * arguments (2n: planned seq and message JSON; the seq is '' when there is no plan), then the
+ * user the append names ('' for none) and '1' when the user's index already holds the session.
  */
 export function appendArgs(
   now: string,
@@ -33,6 +34,8 @@ export function appendArgs(
   key: string,
   batch: EncodedBatch,
   known: AppendCounters | undefined,
+  user = '',
+  indexed = false,
 ): { args: (string | number)[]; planned: AppendCounters | undefined } {
   const n = batch.ids.length;
   // No plan past the trim threshold: the script's own path drops the oldest keys then.
@@ -92,12 +95,14 @@ export function appendArgs(
       messageArgs[n + i]!,
     );
   }
+  args.push(user, indexed ? '1' : '0');
   return { args, planned: plan };
 }
 
 /**
  * The counters after an append that returned `reply` (['ok', record] when the script took the
- * plan; ['ok', record, count, tokens, kn, ko] when it computed them itself).
+ * plan; ['ok', record, count, tokens, kn, ko] when it computed them itself; 'bound' for 'ok'
+ * when the append bound the session to its user).
  */
 export function countersAfter(
   reply: readonly unknown[],

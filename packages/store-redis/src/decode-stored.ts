@@ -8,6 +8,7 @@ import {
   type SessionSnapshot,
   type StoredMessage,
   type SummaryRecord,
+  sessionIdProblem,
 } from '@mem/core/backend';
 
 /*
@@ -105,6 +106,7 @@ export const INFO_FIELDS = [
   'tokens',
   'createdAt',
   'updatedAt',
+  'user',
 ] as const;
 
 /** HMGET of INFO_FIELDS as SessionInfo, or null when the session is not live. */
@@ -121,14 +123,14 @@ export function decodeInfoFields(
   return decodeInfo(sessionId, meta);
 }
 
-/** The meta hash (HGETALL as a flat list or object) as SessionInfo. */
+/** The meta hash (HGETALL as a flat list or object) as SessionInfo, `userId` when bound. */
 export function decodeInfo(sessionId: string, meta: Record<string, string>): SessionInfo {
   const number = (field: string) => {
     const value = Number(meta[field]);
     if (meta[field] === undefined || !Number.isFinite(value)) throw corrupt('session info');
     return value;
   };
-  return {
+  const info: SessionInfo = {
     id: sessionId,
     version: number('version'),
     epoch: number('epoch'),
@@ -138,6 +140,12 @@ export function decodeInfo(sessionId: string, meta: Record<string, string>): Ses
     createdAt: number('createdAt'),
     updatedAt: number('updatedAt'),
   };
+  const user = meta.user;
+  if (user !== undefined) {
+    if (sessionIdProblem(user) !== undefined) throw corrupt('session info');
+    info.userId = user;
+  }
+  return info;
 }
 
 export function flatToObject(flat: readonly unknown[]): Record<string, string> {

@@ -68,6 +68,7 @@ export function importArgs(s: SessionSnapshot, ttl: number): (string | number)[]
     s.summaries.length,
     keys.length,
     ids.length,
+    info.userId ?? '',
   ];
   for (const m of s.messages) args.push(m.seq, JSON.stringify(withoutSeq(m)));
   for (const r of s.summaries) {

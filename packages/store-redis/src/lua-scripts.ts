@@ -16,7 +16,7 @@ export interface LuaScript {
  * of the originals).
  *
  * The meta hash holds, besides the counters (state, version, epoch, lastSeq, count, tokens,
- * createdAt, updatedAt):
+ * createdAt, updatedAt) and `user` (the user the session is bound to, v3; `clear` drops it):
  * - `i:<id>` for every message and summary id of the session (active or archived; the value is
  *   never read: an append writes '1', a compaction the summary's seq, an import 0);
  * - `k:<key>` -> "version:epoch:firstSeq:lastSeq" for every idempotency key kept, `o:<n>` -> key
@@ -95,11 +95,20 @@ end
  * Either way four commands: HMGET, ZADD, HSET, PTTL (PEXPIRE with a ttl). An id field holds '1'
  * (nothing reads it; imports and older versions wrote a seq or 0); the epoch is written only by
  * a first append.
+ *
+ * Users (v3): the last two ARGV are the user the append names ('' for none) and '1' when the
+ * client has already added the session to that user's index. The meta field `user` holds the
+ * binding. An append naming another user than the bound one returns {'user'} before anything
+ * else (a duplicate key included); one that would bind the session (it is new, cleared or
+ * unbound) returns {'index'} unless the index flag is '1', so the index (in another slot) is
+ * always written first and stays a superset; the append that binds returns 'bound' instead of
+ * 'ok'. A duplicate or a refused id binds nothing.
  */
 const APPEND = `
 local n = tonumber(ARGV[6])
 local hs = 15 + n
 local zs = hs + 18 + 2 * n
+local user, indexed = ARGV[zs + 2 * n] or '', ARGV[zs + 2 * n + 1]
 -- cmd key ARGV[from..to], in calls of at most 1000 arguments (Lua's unpack has a stack limit).
 local function call(cmd, key, from, to)
   for c = from, to, 1000 do
@@ -131,6 +140,17 @@ else
   end
 end
 local live = v[1] == 'live'
+local status = 'ok'
+if user ~= '' then
+  local bound = live and redis.call('HGET', KEYS[1], 'user')
+  if bound then
+    if bound ~= user then return {'user'} end
+  elseif indexed ~= '1' then
+    return {'index'}
+  else
+    status = 'bound'
+  end
+end
 if live then
   if v[9] then return {'dup', v[9]} end
   for i = 1, n do
@@ -140,8 +160,9 @@ if live then
     and v[6] == ARGV[11] and v[7] == ARGV[12] and v[8] == ARGV[13] then
     call('ZADD', KEYS[2], zs, zs + 2 * n - 1)
     call('HSET', KEYS[1], hs, zs - 1)
+    if status == 'bound' then redis.call('HSET', KEYS[1], 'user', user) end
     touch()
-    return {'ok', ARGV[14]}
+    return {status, ARGV[14]}
   end
 end
 local version, epoch, lastSeq = tonumber(v[2]) or 0, v[3] or '0', tonumber(v[4]) or 0
@@ -154,6 +175,10 @@ if live then
 else
   redis.call('DEL', unpack(KEYS, 2))
   h = {'state', 'live', 'createdAt', ARGV[1], 'epoch', epoch}
+end
+if status == 'bound' then
+  h[#h + 1] = 'user'
+  h[#h + 1] = user
 end
 version = version + 1
 kn = kn + 1
@@ -194,7 +219,7 @@ end
 many('ZADD', KEYS[2], z)
 many('HSET', KEYS[1], h)
 touch()
-return {'ok', rec, count, total, kn, ko}
+return {status, rec, count, total, kn, ko}
 `;
 
 /** ARGV: now, ttl, expectedVersion ('' = none), tokens, n, then n id fields, n message JSONs. */
@@ -325,8 +350,9 @@ return 1
 
 /**
  * Writes a checked snapshot over the session. ARGV: ttl, version, epoch, lastSeq, count, tokens,
- * createdAt, updatedAt, nActive, nSummaries, nKeys, nIds, then nActive pairs (seq, member),
- * nSummaries triples (id, record JSON, archive JSON), nKeys pairs (key, record), nIds ids.
+ * createdAt, updatedAt, nActive, nSummaries, nKeys, nIds, user ('' for none), then nActive pairs
+ * (seq, member), nSummaries triples (id, record JSON, archive JSON), nKeys pairs (key, record),
+ * nIds ids.
  */
 const IMPORT = `${PRELUDE}
 local ttl = tonumber(ARGV[1])
@@ -335,7 +361,11 @@ local nActive, nSummaries, nKeys, nIds = tonumber(ARGV[9]), tonumber(ARGV[10]), 
 local h = {'state', 'live', 'version', ARGV[2], 'epoch', ARGV[3], 'lastSeq', ARGV[4],
   'count', ARGV[5], 'tokens', ARGV[6], 'createdAt', ARGV[7], 'updatedAt', ARGV[8], 'kn', nKeys,
   'ko', nKeys}
-local at = 12
+if ARGV[13] ~= '' then
+  h[#h + 1] = 'user'
+  h[#h + 1] = ARGV[13]
+end
+local at = 13
 local z = {}
 for i = 1, nActive do
   z[#z + 1] = ARGV[at + 1]
@@ -400,16 +430,16 @@ return redis.call('HGET', KEYS[5], ARGV[1])
 `;
 
 /**
- * Everything of a live session: the info fields (flat field/value list), active members,
+ * Everything of a live session: the info fields (`user` among them when bound) (flat field/value list), active members,
  * records, archives, and the idempotency keys with their records (oldest first).
  */
 const EXPORT = `
 local names = {'state', 'version', 'epoch', 'lastSeq', 'count', 'tokens', 'createdAt', 'updatedAt',
-  'kn', 'ko'}
+  'user', 'kn', 'ko'}
 local v = redis.call('HMGET', KEYS[1], unpack(names))
 if v[1] ~= 'live' then return false end
 local meta = {}
-for i = 1, 8 do
+for i = 1, 9 do
   if v[i] then
     meta[#meta + 1] = names[i]
     meta[#meta + 1] = v[i]
@@ -421,7 +451,7 @@ for i = 1, #ids do
   records[i] = redis.call('HGET', KEYS[3], ids[i])
   archives[i] = redis.call('HGET', KEYS[5], ids[i])
 end
-local kn, ko = tonumber(v[9]) or 0, tonumber(v[10]) or 0
+local kn, ko = tonumber(v[10]) or 0, tonumber(v[11]) or 0
 local keys, results = {}, {}
 for i = 1, kn do
   local key = redis.call('HGET', KEYS[1], 'o:' .. (ko - kn + i))

@@ -1,6 +1,7 @@
 import { MemStoreError, MemValidationError } from '@mem/core';
 import {
   assertValidSessionId,
+  assertValidUserId,
   decodeListCursor,
   encodeListCursor,
   epochConflictError,
@@ -12,7 +13,7 @@ import {
   parseReplaceInput,
   parseSessionSnapshot,
   type ReadOptions,
-  readIdempotencyKey,
+  readAppendOptions,
   STORE_SPECIFICATION_VERSION,
   type Store,
   versionConflictError,
@@ -40,12 +41,20 @@ import {
 import { openConnection, runScript, scanKeys, storeError } from './redis-connection.ts';
 import { flushOnRedis } from './redis-flush.ts';
 import { checkRedisStoreOptions, type RedisStoreOptions } from './redis-store-options.ts';
+import { readUserFacts, writeUserFactsOnRedis } from './redis-user-facts.ts';
+import {
+  confirmIndexed,
+  forgetUserOnRedis,
+  indexSession,
+  listUserSessions,
+  type UserContext,
+} from './redis-user-index.ts';
 import { metaKeyPattern, sessionIdOfMetaKey, sessionKeys } from './session-keys.ts';
 
 const DEFAULT_LIST_LIMIT = 100;
 
 /**
- * A `Store` (spec `mem.store.v2`) on Redis or Redis Cluster, through ioredis.
+ * A `Store` (spec `mem.store.v3`) on Redis or Redis Cluster, through ioredis.
  *
  * - Every change is one Lua script over the five keys of one session, which share one hash slot
  *   (`{namespace:base64url(sessionId)}`), so it is atomic and runs unchanged on a cluster.
@@ -57,6 +66,15 @@ const DEFAULT_LIST_LIMIT = 100;
  * - `pop` reads the newest member, then a script removes it only if it is still the newest (an
  *   append in between makes it read again), so exactly the newest message at that moment goes.
  * - With `ttlMs`, every key of a session gets PEXPIRE on each successful write.
+ * - Users (v3): a session's binding is the `user` field of its meta hash, set atomically by the
+ *   append that binds it. A user's index of sessions and its facts live under the user's own hash
+ *   tag (`userKeys`), another slot: the index is written before a binding and is a superset,
+ *   checked against each session's binding when read (`redis-user-index.ts`). `list({ userId })`
+ *   pages through the index in the byte order of the UTF-8 ids (a cursor holds the last id
+ *   returned, so it is valid only with the same `userId`); `forgetUser` erases each session with
+ *   a script that checks the binding in the session's slot, then the facts. Neither the index nor
+ *   the facts expire with `ttlMs`; an expired or cleared session leaves a stale index entry,
+ *   which every reader skips and `forgetUser` removes.
  * - Connection failures, timeouts and server errors reject with `MemStoreError`.
  */
 export function createRedisStore(options: RedisStoreOptions): Store {
@@ -90,6 +108,7 @@ export function createRedisStore(options: RedisStoreOptions): Store {
   const run = (keys: string[], script: keyof typeof SCRIPTS, args: (string | number)[]) =>
     runScript(client, SCRIPTS[script], keys, args);
   const at = () => String(now());
+  const users: UserContext = { client, prefix, namespace };
 
   const store: Store = {
     specificationVersion: STORE_SPECIFICATION_VERSION,
@@ -99,10 +118,22 @@ export function createRedisStore(options: RedisStoreOptions): Store {
     append: op('append', async (sessionId, messages, appendOptions) => {
       const keys = begin(sessionId);
       const batch = encodeBatch(messages);
-      const key = readIdempotencyKey(appendOptions);
-      const { args, planned } = appendArgs(at(), ttl, key, batch, lastCounters);
-      const reply = (await run(keys, 'append', args)) as unknown[];
+      const { idempotencyKey: key, userId } = readAppendOptions(appendOptions);
+      const plan = (indexed: boolean) =>
+        appendArgs(at(), ttl, key, batch, lastCounters, userId, indexed);
+      let { args, planned } = plan(false);
+      let reply = (await run(keys, 'append', args)) as unknown[];
+      if (reply[0] === 'index' && userId !== undefined) {
+        // This append binds the session: the user's index gets it first (see redis-user-index).
+        await indexSession(users, userId, sessionId);
+        ({ args, planned } = plan(true));
+        reply = (await run(keys, 'append', args)) as unknown[];
+      }
       const [status, value] = reply as [string, unknown];
+      if (status === 'user') throw otherUser(sessionId);
+      if (status === 'bound' && userId !== undefined) {
+        await confirmIndexed(users, userId, sessionId);
+      }
       if (status === 'id') {
         const i = Number(value);
         throw new MemValidationError(
@@ -112,7 +143,8 @@ export function createRedisStore(options: RedisStoreOptions): Store {
       }
       // Only for the session the store still works on (another call may have moved on).
       if (lastId === sessionId) {
-        lastCounters = status === 'ok' ? countersAfter(reply, planned) : undefined;
+        lastCounters =
+          status === 'ok' || status === 'bound' ? countersAfter(reply, planned) : undefined;
       }
       return decodeAppendRecord(value, status === 'dup');
     }),
@@ -274,9 +306,16 @@ export function createRedisStore(options: RedisStoreOptions): Store {
     }),
 
     list: op('list', async (listOptions) => {
-      const { cursor, limit = DEFAULT_LIST_LIMIT } = parseListOptions(listOptions);
+      const { cursor, limit = DEFAULT_LIST_LIMIT, userId } = parseListOptions(listOptions);
       const after = cursor === undefined ? undefined : decodeListCursor(cursor);
       assertOpen();
+      if (userId !== undefined) {
+        const page = await listUserSessions(users, userId, after, limit);
+        const last = page.sessionIds[page.sessionIds.length - 1];
+        return page.more && last !== undefined
+          ? { sessionIds: page.sessionIds, cursor: encodeListCursor(last) }
+          : { sessionIds: page.sessionIds };
+      }
       const found = await scanKeys(client, metaKeyPattern(prefix, namespace));
       const candidates = [
         ...new Set(
@@ -312,7 +351,28 @@ export function createRedisStore(options: RedisStoreOptions): Store {
       begin((snapshot as { sessionId?: unknown } | null)?.sessionId);
       const checked = parseSessionSnapshot(snapshot);
       const keys = sessionKeys(prefix, namespace, checked.sessionId);
+      const { userId } = checked.info;
+      if (userId !== undefined) await indexSession(users, userId, checked.sessionId);
       await run(keys, 'import', importArgs(checked, ttl));
+      if (userId !== undefined) await confirmIndexed(users, userId, checked.sessionId);
+    }),
+
+    userFacts: op('userFacts', async (userId) => {
+      assertValidUserId(userId);
+      assertOpen();
+      return readUserFacts(users, userId);
+    }),
+
+    writeUserFacts: op('writeUserFacts', async (userId, input) => {
+      assertValidUserId(userId);
+      assertOpen();
+      return writeUserFactsOnRedis(users, userId, input);
+    }),
+
+    forgetUser: op('forgetUser', async (userId) => {
+      assertValidUserId(userId);
+      assertOpen();
+      return forgetUserOnRedis(users, userId);
     }),
 
     close: async () => {
@@ -322,6 +382,13 @@ export function createRedisStore(options: RedisStoreOptions): Store {
     },
   };
   return store;
+}
+
+function otherUser(sessionId: string): MemValidationError {
+  return new MemValidationError(
+    'userId',
+    `[mem/store] session ${JSON.stringify(sessionId)} belongs to another user; pass the userId it was first used with (see info().userId), or use another session id.`,
+  );
 }
 
 const READ_SEQS = new Set(['afterSeq', 'beforeSeq', 'limit']);

@@ -22,6 +22,21 @@ export function sessionKeys(prefix: string, namespace: string, sessionId: string
   return KEY_SUFFIXES.map((suffix) => `${base}:${suffix}`);
 }
 
+/**
+ * The keys of one user, under the user's own hash tag `{namespace:u:base64url(userId)}` (a
+ * session's tag never holds a `:` after the namespace, so the two never meet): the user's index
+ * (a sorted set, all scores 0, of the ids of the sessions bound to the user: a superset, see
+ * `redis-user-index.ts`) and the user's facts (a hash: `version`, `facts` JSON, `n` facts).
+ */
+export function userKeys(
+  prefix: string,
+  namespace: string,
+  userId: string,
+): { index: string; facts: string } {
+  const base = `${prefix}:{${namespace}:u:${encodeSessionId(userId)}}`;
+  return { index: `${base}:ix`, facts: `${base}:f` };
+}
+
 /** SCAN pattern of the meta keys of a namespace (prefix and namespace hold no glob characters). */
 export function metaKeyPattern(prefix: string, namespace: string): string {
   return `${prefix}:{${namespace}:*}:m`;
