@@ -36,6 +36,9 @@ interface Collection {
 
 const LABEL = 'mem/knowledge';
 
+/** The chunks a search sees: one session's, one user's, both at once, or all. */
+type Scope = Pick<KnowledgeSearchOptions, 'sessionId' | 'userId'>;
+
 /**
  * A `KnowledgeBase` (spec `mem.kb.v2`) in process memory, not durable, one process. Each
  * instance holds its own data.
@@ -75,12 +78,8 @@ export function createInMemoryKnowledgeBase(
     assertValidCollectionId(collectionId);
     assertOpen();
   };
-  const lexical = (
-    collection: Collection,
-    terms: readonly string[],
-    topK: number,
-    scope: KnowledgeCountFilter,
-  ) => collection.words.search([...new Set(terms)], topK, scope.sessionId, scope.userId);
+  const lexical = (collection: Collection, terms: readonly string[], topK: number, scope: Scope) =>
+    collection.words.search([...new Set(terms)], topK, scope.sessionId, scope.userId);
 
   return {
     specificationVersion: KNOWLEDGE_BASE_SPECIFICATION_VERSION,
