@@ -1,6 +1,6 @@
 /**
  * `@mem/store-test-suite/processes`: the tests a backend runs with OS processes —
- * `runCrashTests` (SIGKILL at random points) and `runMultiProcessTests` (eight writers and a
+ * `runCrashTests` (SIGKILL at random points, `forgetUser` killed half-way included) and `runMultiProcessTests` (eight writers and a
  * compactor) — and the helpers behind them: spawning TypeScript worker scripts as OS processes
  * (run from the backend package's directory), the turns they write, and the checks that every
  * turn is whole, present once and in order.
@@ -16,6 +16,7 @@ export {
 export { runCompactionLoop } from './processes/compaction-loop.ts';
 export { runCrashTests } from './processes/run-crash-tests.ts';
 export { runFlushCrashTests } from './processes/run-flush-crash-tests.ts';
+export { runForgetUserCrashTests } from './processes/run-forget-user-crash-tests.ts';
 export { runMultiProcessTests } from './processes/run-multi-process-tests.ts';
 export {
   checkSnapshotAccounts,
@@ -25,4 +26,9 @@ export {
 } from './processes/turns.ts';
 export { onStdinLine, sawStdinLine } from './processes/worker-io.ts';
 export type { ProcessTestBackend, WorkerStoreModule } from './processes/worker-store.ts';
-export { spawnCompactor, spawnFlushWriter, spawnTurnWriter } from './processes/worker-store.ts';
+export {
+  spawnCompactor,
+  spawnFlushWriter,
+  spawnTurnWriter,
+  spawnUserForgetter,
+} from './processes/worker-store.ts';

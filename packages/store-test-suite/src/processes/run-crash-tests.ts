@@ -3,6 +3,7 @@ import { parseSessionSnapshot, type Store } from '@mem/core/backend';
 import { afterAll, describe, expect, it } from 'vitest';
 import { killAllWorkers, seededRandom, sleep } from './child-workers.ts';
 import { runFlushCrashTests } from './run-flush-crash-tests.ts';
+import { runForgetUserCrashTests } from './run-forget-user-crash-tests.ts';
 import { checkSnapshotAccounts, turnMessages, wholeTurns, writerIndexes } from './turns.ts';
 import { type ProcessTestBackend, spawnCompactor, spawnTurnWriter } from './worker-store.ts';
 
@@ -102,7 +103,8 @@ async function checkSession(store: Store, sessionId: string, acked: Map<string, 
  * acknowledged turn is lost, no turn is split or doubled, no compaction is half applied, and the
  * store still takes appends and compactions. The kill schedule comes from a seed printed in the
  * log; `MEM_CRASH_SEED=<seed>` replays it. Then the same with FLUSH persistence
- * (`runFlushCrashTests`): writers killed between two flushes.
+ * (`runFlushCrashTests`): writers killed between two flushes; and `forgetUser` killed half-way
+ * and run again (`runForgetUserCrashTests`).
  */
 export function runCrashTests(name: string, backend: ProcessTestBackend): void {
   const tag = `${backend.tag} crash`;
@@ -204,4 +206,5 @@ export function runCrashTests(name: string, backend: ProcessTestBackend): void {
   });
 
   runFlushCrashTests(name, backend);
+  runForgetUserCrashTests(name, backend);
 }

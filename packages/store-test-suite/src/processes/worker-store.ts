@@ -41,8 +41,9 @@ const packageRoot = dirname(
   createRequire(import.meta.url).resolve('@mem/store-test-suite/package.json'),
 );
 
-const workerScript = (name: 'turn-writer.ts' | 'compactor.ts' | 'flush-writer.ts'): URL =>
-  pathToFileURL(join(packageRoot, 'src', 'processes', 'workers', name));
+const workerScript = (
+  name: 'turn-writer.ts' | 'compactor.ts' | 'flush-writer.ts' | 'user-forgetter.ts',
+): URL => pathToFileURL(join(packageRoot, 'src', 'processes', 'workers', name));
 
 /** Starts a turn writer on `place` (protocol: workers/turn-writer.ts); `turns` may be 'forever'. */
 export function spawnTurnWriter(
@@ -93,5 +94,25 @@ export function spawnCompactor(
     sessionId,
     String(pauseMs),
     String(keepInteractions),
+  ]);
+}
+
+/**
+ * Starts a user forgetter on `place` (protocol: workers/user-forgetter.ts): it gives `user` and
+ * `other` their sessions and facts, then forgets `user` on `go`.
+ */
+export function spawnUserForgetter(
+  backend: ProcessTestBackend,
+  place: string,
+  user: { id: string; sessions: number },
+  other: { id: string; sessions: number },
+): Worker {
+  return spawnWorker(workerScript('user-forgetter.ts'), [
+    fileURLToPath(backend.workerStore),
+    place,
+    user.id,
+    String(user.sessions),
+    other.id,
+    String(other.sessions),
   ]);
 }
