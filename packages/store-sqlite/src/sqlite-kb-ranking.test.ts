@@ -21,6 +21,8 @@ const WORDS = ['invoice', 'refund', 'porto', 'train', 'deploy', 'rollback', 'ram
 const words = (max: number) =>
   fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: max }).map((w) => w.join(' '));
 const session = fc.constantFrom('s1', 's2');
+// A chunk's user is drawn apart from its session, so every mix of the two filters is exercised.
+const user = fc.constantFrom('u1', 'u2');
 
 const chunk: fc.Arbitrary<KnowledgeChunk> = fc
   .record({
@@ -28,15 +30,22 @@ const chunk: fc.Arbitrary<KnowledgeChunk> = fc
     sessionId: session,
     text: words(12),
     context: fc.option(words(6), { nil: undefined }),
+    userId: fc.option(user, { nil: undefined }),
     createdAt: fc.integer({ min: 1, max: 3 }),
     message: fc.constantFrom('m1', 'm2', 'm3'),
   })
-  .map(({ id, sessionId, text, context, createdAt, message }) => ({
+  .map(({ id, sessionId, userId, text, context, createdAt, message }) => ({
     id,
     text,
     ...(context === undefined ? {} : { context }),
     tokenCount: 1,
-    metadata: { sessionId, kind: 'archive' as const, messageIds: [message], createdAt },
+    metadata: {
+      sessionId,
+      ...(userId === undefined ? {} : { userId }),
+      kind: 'archive' as const,
+      messageIds: [message],
+      createdAt,
+    },
   }));
 
 type Op =
@@ -50,8 +59,10 @@ const op: fc.Arbitrary<Op> = fc.oneof(
     arbitrary: fc.record({
       by,
       delete: fc.oneof(
-        session.map((sessionId) => ({ sessionId })),
+        session.map((sessionId): KnowledgeDeleteFilter => ({ sessionId })),
         fc.record({ sessionId: session, messageIds: fc.subarray(['m1', 'm2', 'm3']) }),
+        user.map((userId): KnowledgeDeleteFilter => ({ userId })),
+        fc.record({ sessionId: session, userId: user }),
       ),
     }),
   },
@@ -60,15 +71,19 @@ const query = fc.record({
   text: words(6),
   topK: fc.integer({ min: 1, max: 8 }),
   sessionId: fc.option(session, { nil: undefined }),
+  userId: fc.option(user, { nil: undefined }),
 });
 
 const view = (hits: KnowledgeHit[]) =>
-  hits.map((h) => [h.rank, h.chunk.metadata.sessionId, h.chunk.id, h.chunk.text, h.score]);
+  hits.map((h) => {
+    const { sessionId, userId } = h.chunk.metadata;
+    return [h.rank, sessionId, userId, h.chunk.id, h.chunk.text, h.score];
+  });
 
 let run = 0;
 
-describe('lexical rankings equal the in-memory knowledge base', () => {
-  it('for random corpora, writes by this and another connection, and queries', async () => {
+describe('lexical rankings (and counts) equal the in-memory knowledge base', () => {
+  it('for random corpora of several users, writes by this and another connection, and queries by session and user', async () => {
     const path = join(dir, 'ranking.db');
     await fc.assert(
       fc.asyncProperty(
@@ -91,10 +106,18 @@ describe('lexical rankings equal the in-memory knowledge base', () => {
                 const deleted = await sqlite[step.by].delete(COLLECTION, step.delete);
                 expect(deleted).toBe(await memory.delete(COLLECTION, step.delete));
               }
-              for (const { text, topK, sessionId } of queries) {
-                const options = sessionId === undefined ? { topK } : { topK, sessionId };
+              for (const { text, topK, sessionId, userId } of queries) {
+                const options = {
+                  topK,
+                  ...(sessionId === undefined ? {} : { sessionId }),
+                  ...(userId === undefined ? {} : { userId }),
+                };
                 expect(view(await reader.search(COLLECTION, text, options))).toEqual(
                   view(await memory.search(COLLECTION, text, options)),
+                );
+                const { topK: _all, ...count } = options;
+                expect(await reader.count(COLLECTION, count)).toBe(
+                  await memory.count(COLLECTION, count),
                 );
               }
             }

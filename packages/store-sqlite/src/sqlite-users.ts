@@ -34,8 +34,9 @@ type UserMethods = Pick<Store, 'userFacts' | 'writeUserFacts' | 'forgetUser'>;
  *
  * - Facts are one JSON array per (namespace, user) in `mem_user_facts`; `writeUserFacts` reads
  *   the version and writes in one IMMEDIATE transaction, so of two writers that read the same
- *   version exactly one wins. An empty write keeps a row with no facts (a tombstone): it reads
- *   as version 0, yet a writer that read the removed document still conflicts.
+ *   version exactly one wins. An empty write keeps a row with no facts (a tombstone), so the
+ *   version keeps growing and a writer that read before the removal still conflicts; only
+ *   `forgetUser` deletes the row (nothing of the user stays), and the version starts at 0 again.
  * - `forgetUser` removes the user's sessions in batches, each one IMMEDIATE transaction that
  *   re-selects the sessions still bound to the user (so each session goes whole, and a run
  *   killed half-way leaves whole sessions behind, which the next run removes), then the facts
@@ -57,12 +58,9 @@ export function userMethods(context: UserContext): UserMethods {
       const { expectedVersion, facts } = parseUserFactsWrite(input);
       assertOpen();
       return connection.write((st) => {
-        const row = st.users.facts.get(namespace, userId);
-        const stored = row?.version ?? 0;
-        // A tombstone reads as version 0: a writer that read it then may write.
-        const accepted = expectedVersion === stored || (expectedVersion === 0 && isEmpty(row));
-        if (!accepted) {
-          throw userFactsConflictError(userId, expectedVersion, isEmpty(row) ? 0 : stored);
+        const stored = st.users.facts.get(namespace, userId)?.version ?? 0;
+        if (expectedVersion !== stored) {
+          throw userFactsConflictError(userId, expectedVersion, stored);
         }
         const version = stored + 1;
         st.users.saveFacts.run(namespace, userId, version, JSON.stringify(facts), now());
@@ -126,10 +124,6 @@ function isLive(row: UserSessionRow, at: number): boolean {
   return row.live === 1 && (row.expires_at === null || at < row.expires_at);
 }
 
-function isEmpty(row: UserFactsRow | undefined): boolean {
-  return row === undefined || row.facts === '[]';
-}
-
 function factCount(json: string): number {
   try {
     const value: unknown = JSON.parse(json);
@@ -141,8 +135,8 @@ function factCount(json: string): number {
 
 /** The stored facts as `UserFacts`, checked like every row read back. */
 function factsOf(row: UserFactsRow | undefined, userId: string): UserFacts {
-  if (isEmpty(row)) return { userId, version: 0, facts: [] };
-  const { version, facts: json } = row as UserFactsRow;
+  if (row === undefined) return { userId, version: 0, facts: [] };
+  const { version, facts: json } = row;
   let facts: unknown;
   try {
     facts = JSON.parse(json);
