@@ -10,6 +10,7 @@ import type { MessageInput } from './message-input.ts';
 import { countNext, withNext } from './next-messages.ts';
 import { recallQuery } from './recall-query.ts';
 import type { SessionState } from './session-state.ts';
+import { userFactsMessage, withUserFacts } from './user-facts-message.ts';
 
 export interface ContextOptions {
   /** Messages to end the context with, not stored: checked and counted like `append`'s. */
@@ -18,7 +19,10 @@ export interface ContextOptions {
 
 /** What to send to the LLM next, and why. */
 export interface MemoryContext {
-  /** System prompts, the summary, retrieved knowledge, then the window; a valid prompt. */
+  /**
+   * System prompts, the user's facts (a session with a user), the summary, retrieved knowledge,
+   * then the window; a valid prompt.
+   */
   messages: CountedMessage[];
   /** Prompt tokens of `messages` plus reply priming. */
   tokenCount: number;
@@ -44,15 +48,24 @@ export function createContextAssembler(
   const retrieving = retrieval !== undefined && ctx.knowledgeBase !== undefined;
   const knowledgeShare = retrieval?.knowledge_share ?? 0;
   const topK = retrieval?.top_k ?? 0;
-  const select = (knowledge: CountedMessage | undefined, interactions: readonly Interaction[]) =>
+  const select = (
+    system: readonly CountedMessage[],
+    knowledge: CountedMessage | undefined,
+    interactions: readonly Interaction[],
+  ) =>
     selectWindow(
-      {
-        system: knowledge === undefined ? state.log.system : [...state.log.system, knowledge],
-        interactions,
-      },
+      { system: knowledge === undefined ? system : [...system, knowledge], interactions },
       shortTerm,
       ctx.counter.replyPrimingTokens,
     );
+  const factsConfig = ctx.profile.config.user_facts;
+  /** The user's facts block, read from the store at every call (other processes write facts). */
+  const factsBlock = async (): Promise<CountedMessage | undefined> => {
+    const userId = state.userId;
+    if (userId === undefined || factsConfig === null || factsConfig.max_tokens <= 0) return;
+    const { facts } = await ctx.store.userFacts(userId);
+    return userFactsMessage(ctx.counter, facts, factsConfig.max_tokens);
+  };
 
   // The query of the last call, by the user messages it was made of (the same objects until
   // the session changes): a context built again for the same question skips the analysis.
@@ -73,8 +86,9 @@ export function createContextAssembler(
     const next = countNext(ctx, options.next);
     await state.sync(ctx.store);
     const interactions = withNext(state.log.interactions, next);
+    const system = withUserFacts(state.log.system, await factsBlock());
     if (!retrieving) {
-      const plain = select(undefined, interactions);
+      const plain = select(system, undefined, interactions);
       return {
         messages: selectionMessages(plain),
         tokenCount: plain.tokenCount,
@@ -85,14 +99,17 @@ export function createContextAssembler(
     const query = recall(interactions);
     const room = knowledgeRoom(
       ctx,
-      state.log.system,
+      system,
       interactions,
       shortTerm.length > 0 ? ctx.profile.shortTerm : [],
       knowledgeShare,
       topK,
+      id,
     );
     const key =
-      query === undefined ? undefined : `${interactions.at(-1)?.messages[0]?.id}\n${query}`;
+      query === undefined
+        ? undefined
+        : `${state.userId ?? ''}\n${interactions.at(-1)?.messages[0]?.id}\n${query}`;
     let found =
       key !== undefined && state.knowledge?.key === key ? state.knowledge.found : undefined;
     if (found === undefined) {
@@ -102,7 +119,7 @@ export function createContextAssembler(
         for (let i = interactions.length - 1; i >= 0; i--, shown++) {
           if (!room.shown.has(interactions[i]!.messages[0]!.id)) break;
         }
-        found = await searchKnowledge(ctx, id, query, shown);
+        found = await searchKnowledge(ctx, id, query, shown, state.userId);
       } catch (error) {
         ctx.events.emit('knowledge:error', { sessionId: id, operation: 'search', error });
         found = [];
@@ -115,7 +132,7 @@ export function createContextAssembler(
       found.flatMap((f) => f.hits),
       room,
     );
-    let selection = select(knowledge.message, interactions);
+    let selection = select(system, knowledge.message, interactions);
     // The window may have grown into room knowledge left unused: repeat nothing it now shows
     // (dropping hits only frees room, so the window keeps all it had).
     if (knowledge.hits.length > 0) {
@@ -127,9 +144,9 @@ export function createContextAssembler(
         for (const m of i.messages) grown.add(m.id);
       }
       const shown = { has: (id: string) => room.shown.has(id) || grown.has(id) };
-      if (grown.size > 0 && knowledge.hits.some((h) => isRepeat(h, shown))) {
+      if (grown.size > 0 && knowledge.hits.some((h) => isRepeat(h, shown, id))) {
         knowledge = knowledgeMessage(ctx, knowledge.hits, { ...room, shown });
-        selection = select(knowledge.message, interactions);
+        selection = select(system, knowledge.message, interactions);
       }
     }
     return {

@@ -60,7 +60,8 @@ export async function commitSummary(
   });
   if (isSummarizerConfig(config) && config.knowledge_base !== null && ctx.knowledgeBase) {
     const indexedSeq = state.indexedSeq ?? 0;
-    await indexCompaction(ctx, state.id, config, summary, plan.prefix.replaced, indexedSeq);
+    const replaced = plan.prefix.replaced;
+    await indexCompaction(ctx, state.id, config, summary, replaced, indexedSeq, state.userId);
     state.indexedSeq = Math.max(indexedSeq, plan.prefix.throughSeq);
   }
   return true;

@@ -1,4 +1,5 @@
 import type { MemoryProfile } from '../config/parse-profile.ts';
+import type { FactExtractor } from '../facts/fact-extractor.ts';
 import type { KnowledgeBase } from '../knowledge/knowledge-base-spec.ts';
 import type { Store } from '../store/store-spec.ts';
 import type { LongTermStrategies } from '../strategies/long-term/strategy-registry.ts';
@@ -20,6 +21,8 @@ export interface EngineContext {
   /** Judges every summary before it is stored (the engine's `summaryGate`). */
   readonly summaryGate?: SummaryGate;
   readonly knowledgeBase: KnowledgeBase | undefined;
+  /** Learns user facts after each complete interaction; undefined: none (`factExtractor: null`). */
+  readonly factExtractor?: FactExtractor | undefined;
   readonly counter: TokenCounter;
   readonly events: EngineEvents;
   readonly compressionRatio: number;

@@ -71,6 +71,25 @@ export interface MemoryEngineEvents {
   'knowledge:error': { sessionId: string; operation: 'index' | 'search'; error: unknown };
   cleared: { sessionId: string };
   /**
+   * A user's facts changed: ids of the facts added, rewritten and removed. `sessionId` names the
+   * session whose interaction the fact extractor read; absent for `engine.user(id)` calls.
+   */
+  'facts:updated': {
+    userId: string;
+    sessionId?: string;
+    added: string[];
+    updated: string[];
+    deleted: string[];
+  };
+  /**
+   * Fact extraction after an interaction of `sessionId` failed: the extractor threw, missed the
+   * deadline (`summarizerTimeout`) or returned something else than valid operations (a
+   * `MemValidationError` naming it and saying what `extract()` must return), or the facts could
+   * not be written (a store error, or still conflicting after 8 re-reads). The user's facts
+   * are unchanged; history is never touched.
+   */
+  'facts:error': { userId: string; sessionId: string; extractor: string; error: unknown };
+  /**
    * An append reported the provider's `inputTokens` for the prompt of the session's last
    * `context()`: `counted` is mem's count of that prompt, with the counting named by `encoding`
    * (totals per model: `engine.tokenAccuracy()`).

@@ -38,10 +38,12 @@ export async function indexInteractions(
   sessionId: string,
   interactions: readonly Interaction[],
   before?: Interaction,
+  userId?: string,
 ): Promise<void> {
   if (interactions.length === 0) return;
   for (const { config, collectionId } of knowledgeTargets(ctx)) {
-    const chunks = interactionChunks(sessionId, interactions, splitOf(ctx, config), before);
+    const split = splitOf(ctx, config);
+    const chunks = interactionChunks(sessionId, interactions, split, before, userId);
     if (chunks.length === 0) continue;
     await ctx.knowledgeBase!.add(collectionId, chunks);
     priceDayLines(ctx, chunks);
@@ -55,10 +57,11 @@ function interactionChunks(
   interactions: readonly Interaction[],
   split: ChunkSplit,
   before?: Interaction,
+  userId?: string,
 ): KnowledgeChunk[] {
   return interactions.flatMap((interaction, i) => {
     const previous = i === 0 ? before : interactions[i - 1];
-    return turnChunks(sessionId, interaction.messages, split, previous?.messages.at(-1));
+    return turnChunks(sessionId, interaction.messages, split, previous?.messages.at(-1), userId);
   });
 }
 
@@ -74,6 +77,7 @@ export async function indexCompaction(
   summary: CountedMessage,
   replaced: readonly StoredMessage[],
   indexedSeq: number,
+  userId?: string,
 ): Promise<void> {
   const kb = ctx.knowledgeBase;
   const target = config.knowledge_base;
@@ -85,6 +89,7 @@ export async function indexCompaction(
     tokenCount: span.tokenCount,
     metadata: {
       sessionId,
+      ...(userId === undefined ? {} : { userId }),
       kind: 'summary',
       summaryId: summary.id,
       messageIds: [summary.id],
@@ -94,7 +99,8 @@ export async function indexCompaction(
   const archived = groupInteractions(replaced.filter((m) => !isSummaryMessage(m))).interactions;
   const first = archived.findIndex((i) => (i.messages.at(-1)?.seq ?? 0) > indexedSeq);
   if (first >= 0) {
-    chunks.push(...interactionChunks(sessionId, archived.slice(first), split, archived[first - 1]));
+    const todo = archived.slice(first);
+    chunks.push(...interactionChunks(sessionId, todo, split, archived[first - 1], userId));
   }
   const folded = replaced.filter(isSummaryMessage).map((m) => m.id);
   if (folded.length > 0) {
@@ -121,12 +127,27 @@ export async function forgetInKnowledgeBase(
   for (const collectionId of collections) await kb.delete(collectionId, { sessionId, ...filter });
 }
 
+/**
+ * Which chunks a session's search covers: `knowledge_base.scope`, by default `user` for a session
+ * that has a user (every session of that user, never another's) and `session` otherwise; `user`
+ * without a user is `session`.
+ */
+export function searchScope(
+  config: SummarizerStrategyConfig,
+  sessionId: string,
+  userId: string | undefined,
+): { sessionId: string } | { userId: string } {
+  const scope = config.knowledge_base?.scope ?? (userId === undefined ? 'session' : 'user');
+  return scope === 'user' && userId !== undefined ? { userId } : { sessionId };
+}
+
 /** Hits for `query` from every collection with `search_mode: "always"`, best first in each. */
 export async function searchKnowledge(
   ctx: EngineContext,
   sessionId: string,
   query: string | undefined,
   extra: number,
+  userId?: string,
 ): Promise<{ collectionId: string; hits: KnowledgeHit[] }[]> {
   const kb = ctx.knowledgeBase;
   if (kb === undefined || query === undefined) return [];
@@ -136,7 +157,10 @@ export async function searchKnowledge(
     if (target.search_mode !== 'always') continue;
     // Hits already in the window are dropped later: ask for a few more than top_k.
     const topK = Math.min(100, target.top_k + extra);
-    const hits = await kb.search(collectionId, query, { topK, sessionId });
+    const hits = await kb.search(collectionId, query, {
+      topK,
+      ...searchScope(config, sessionId, userId),
+    });
     out.push({ collectionId, hits });
   }
   return out;

@@ -6,14 +6,21 @@ import type { EngineContext } from './engine-context.ts';
 
 /** First line of the message that carries retrieved knowledge. */
 export const KNOWLEDGE_HEADER = 'Relevant memory from earlier in this conversation:';
+/** Its first line when some of it comes from the user's other sessions (`scope: "user"`). */
+export const USER_KNOWLEDGE_HEADER =
+  'Relevant memory from earlier in this conversation and from other conversations with this user:';
 
 interface Frame {
   base: number;
+  /** `base` with the user header. */
+  userBase: number;
   perLine: number;
   /** A day line's price before the exact count: the widest the line can be. */
   dayEstimate: number;
   /** Exact prices of day lines seen, by the minute they show (see `minuteOf`), bounded. */
   dayLines: Map<number, number>;
+  /** Exact prices of lines heading another session's hits, by their text, bounded. */
+  otherLines: Map<string, number>;
 }
 
 const frames = new WeakMap<EngineContext['counter'], Frame>();
@@ -23,15 +30,13 @@ const MAX_PRICED_DAY_LINES = 32_768;
 function frameTokens(ctx: EngineContext): Frame {
   let frame = frames.get(ctx.counter);
   if (frame === undefined) {
-    const base = ctx.counter.countMessage({
-      id: 'k',
-      role: 'system',
-      content: KNOWLEDGE_HEADER,
-      createdAt: 0,
-    });
+    const price = (content: string) =>
+      ctx.counter.countMessage({ id: 'k', role: 'system', content, createdAt: 0 });
+    const base = price(KNOWLEDGE_HEADER);
+    const userBase = price(USER_KNOWLEDGE_HEADER);
     const perLine = ctx.counter.countText('\n');
     const dayEstimate = perLine + ctx.counter.countText('[2000-01-01 00:00]') + 1;
-    frame = { base, perLine, dayEstimate, dayLines: new Map() };
+    frame = { base, userBase, perLine, dayEstimate, dayLines: new Map(), otherLines: new Map() };
     frames.set(ctx.counter, frame);
   }
   return frame;
@@ -45,6 +50,17 @@ function dayLineTokens(ctx: EngineContext, frame: Frame, ms: number): number {
     tokens = ctx.counter.countText(dayLine(ms));
     if (frame.dayLines.size >= MAX_PRICED_DAY_LINES) frame.dayLines.clear();
     frame.dayLines.set(minute, tokens);
+  }
+  return tokens;
+}
+
+/** The price of the line heading a hit of another session (see `otherLine`), counted once. */
+function otherLineTokens(ctx: EngineContext, frame: Frame, line: string): number {
+  let tokens = frame.otherLines.get(line);
+  if (tokens === undefined) {
+    tokens = ctx.counter.countText(line);
+    if (frame.otherLines.size >= MAX_PRICED_DAY_LINES) frame.otherLines.clear();
+    frame.otherLines.set(line, tokens);
   }
   return tokens;
 }
@@ -68,6 +84,12 @@ export interface KnowledgeRoom {
   maxHits: number;
   /** Ids of messages the prompt shows anyway: hits made only of these are dropped. */
   shown: Shown;
+  /**
+   * The session the prompt is for: `shown` holds its message ids, and hits of other sessions of
+   * its user (never repeats: message ids are unique only within a session) are labelled as such.
+   * Undefined: every hit is taken as this session's.
+   */
+  sessionId?: string;
 }
 
 /** A set of message ids, as far as `isRepeat` reads it. */
@@ -82,6 +104,19 @@ export type Shown = Pick<ReadonlySet<string>, 'has'>;
  * Without a short-term strategy there is no token limit: up to `top_k` hits.
  */
 export function knowledgeRoom(
+  ctx: EngineContext,
+  system: readonly CountedMessage[],
+  interactions: readonly Interaction[],
+  shortTerm: MemoryProfile['shortTerm'],
+  share: number,
+  maxHits: number,
+  sessionId?: string,
+): KnowledgeRoom & { shown: ReadonlySet<string> } {
+  const room = knowledgeRoomOf(ctx, system, interactions, shortTerm, share, maxHits);
+  return sessionId === undefined ? room : { ...room, sessionId };
+}
+
+function knowledgeRoomOf(
   ctx: EngineContext,
   system: readonly CountedMessage[],
   interactions: readonly Interaction[],
@@ -113,9 +148,13 @@ export function knowledgeRoom(
   return { tokens: rest - claim, maxHits, shown };
 }
 
-/** True when every message the hit quotes is shown anyway (or it is an active summary). */
-export function isRepeat(hit: KnowledgeHit, shown: Shown): boolean {
+/**
+ * True when every message the hit quotes is shown anyway (or it is an active summary). With
+ * `sessionId`, a hit of another session is never a repeat: `shown` holds this session's ids.
+ */
+export function isRepeat(hit: KnowledgeHit, shown: Shown, sessionId?: string): boolean {
   const { kind, summaryId, messageIds } = hit.chunk.metadata;
+  if (sessionId !== undefined && hit.chunk.metadata.sessionId !== sessionId) return false;
   if (kind === 'summary' && summaryId !== undefined && shown.has(summaryId)) return true;
   return messageIds.length > 0 && messageIds.every((id) => shown.has(id));
 }
@@ -132,23 +171,32 @@ export function knowledgeMessage(
   room: KnowledgeRoom,
 ): { message: CountedMessage | undefined; hits: KnowledgeHit[] } {
   const frame = frameTokens(ctx);
+  const here = room.sessionId;
   // Pick by rank with an estimate for the day lines, then price exactly and trim if needed.
   let estimate = frame.base;
+  let others = false;
   const kept: KnowledgeHit[] = [];
-  const days = new Set<number>();
+  const groups = new Set<string>();
   for (const hit of hits) {
     if (kept.length >= room.maxHits) break;
-    if (isRepeat(hit, room.shown)) continue;
-    const day = dayOf(hit);
-    const next =
-      estimate + (days.has(day) ? 0 : frame.dayEstimate) + frame.perLine + hit.chunk.tokenCount;
+    if (isRepeat(hit, room.shown, here)) continue;
+    const other = isOther(hit, here);
+    const group = groupOf(hit, other);
+    const line = groups.has(group)
+      ? 0
+      : other
+        ? frame.perLine + otherLineTokens(ctx, frame, otherLine(hit))
+        : frame.dayEstimate;
+    const header = other && !others ? frame.userBase - frame.base : 0;
+    const next = estimate + header + line + frame.perLine + hit.chunk.tokenCount;
     if (next > room.tokens) continue;
     estimate = next;
-    days.add(day);
+    others ||= other;
+    groups.add(group);
     kept.push(hit);
   }
   while (kept.length > 0) {
-    const rendered = render(ctx, kept, frame);
+    const rendered = render(ctx, kept, frame, here);
     if (rendered.tokens <= room.tokens) {
       const message: CountedMessage = {
         id: `knowledge_${kept.map((h) => h.chunk.id).join('|')}`,
@@ -165,26 +213,38 @@ export function knowledgeMessage(
   return { message: undefined, hits: [] };
 }
 
-/** The message text for `kept` (oldest first, a line per day) and its price. */
+/**
+ * The message text for `kept` (oldest first, a line per day; hits of another session under a
+ * line per session and day that says so) and its price.
+ */
 function render(
   ctx: EngineContext,
   kept: readonly KnowledgeHit[],
   frame: Frame,
+  here: string | undefined,
 ): { content: string; tokens: number } {
   const ordered = [...kept].sort(
     (a, b) => startOf(a) - startOf(b) || a.chunk.id.localeCompare(b.chunk.id),
   );
-  const lines = [KNOWLEDGE_HEADER];
-  let tokens = frame.base;
-  let day: number | undefined;
+  const others = ordered.some((hit) => isOther(hit, here));
+  const lines = [others ? USER_KNOWLEDGE_HEADER : KNOWLEDGE_HEADER];
+  let tokens = others ? frame.userBase : frame.base;
+  let group: string | undefined;
   for (const hit of ordered) {
-    const d = dayOf(hit);
-    if (d !== day) {
-      const start = startOf(hit);
-      lines.push(dayLine(start));
-      tokens += frame.perLine + dayLineTokens(ctx, frame, start);
+    const other = isOther(hit, here);
+    const g = groupOf(hit, other);
+    if (g !== group) {
+      if (other) {
+        const line = otherLine(hit);
+        lines.push(line);
+        tokens += frame.perLine + otherLineTokens(ctx, frame, line);
+      } else {
+        const start = startOf(hit);
+        lines.push(dayLine(start));
+        tokens += frame.perLine + dayLineTokens(ctx, frame, start);
+      }
     }
-    day = d;
+    group = g;
     lines.push(hit.chunk.text);
     tokens += frame.perLine + hit.chunk.tokenCount;
   }
@@ -192,6 +252,27 @@ function render(
 }
 
 const startOf = (hit: KnowledgeHit) => hit.chunk.metadata.start ?? hit.chunk.metadata.createdAt;
+/** True for a hit of another session than `here` (the user's other sessions). */
+const isOther = (hit: KnowledgeHit, here: string | undefined) =>
+  here !== undefined && hit.chunk.metadata.sessionId !== here;
+/** Hits under one heading line: this session's by day; another session's by session and day. */
+const groupOf = (hit: KnowledgeHit, other: boolean) =>
+  other ? `${dayOf(hit)} ${hit.chunk.metadata.sessionId}` : String(dayOf(hit));
+/**
+ * The line heading hits of another session of the user: its day line's time, "another
+ * conversation" and a short label of the session (`[2026-01-05 14:03, another conversation:
+ * support-17]`), so the model tells "earlier here" from "in another chat, on that day".
+ */
+export const otherLine = (hit: KnowledgeHit): string => {
+  const label = sessionLabel(hit.chunk.metadata.sessionId);
+  const time = dayLine(startOf(hit)).slice(1, -1);
+  return `[${time}, another conversation${label === '' ? '' : `: ${label}`}]`;
+};
+/** Up to 24 characters of a session id that read as a label (letters, digits, `_.:-`). */
+function sessionLabel(sessionId: string): string {
+  const kept = sessionId.replace(/[^A-Za-z0-9_.:-]/g, '');
+  return kept.length <= 24 ? kept : `${kept.slice(0, 23)}…`;
+}
 /** The line heading a day's hits: `[YYYY-MM-DD HH:MM]` (UTC) of the first one shown. */
 const dayLine = (ms: number) => `[${isoOf(ms).slice(0, 16).replace('T', ' ')}]`;
 /**

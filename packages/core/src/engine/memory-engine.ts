@@ -2,12 +2,13 @@ import { type MemoryProfile, parseProfile } from '../config/parse-profile.ts';
 import { isSummarizerConfig } from '../config/profile-schema.ts';
 import { MemValidationError } from '../errors/errors.ts';
 import { TypedEmitter } from '../events/typed-emitter.ts';
+import type { FactExtractor } from '../facts/fact-extractor.ts';
+import { createRuleFactExtractor } from '../facts/rule-extractor.ts';
 import { createInMemoryKnowledgeBase } from '../knowledge/in-memory-knowledge-base.ts';
 import type { KnowledgeBase } from '../knowledge/knowledge-base-spec.ts';
 import { createInMemoryStore } from '../store/in-memory-store.ts';
-import type { FactExtractor } from '../facts/fact-extractor.ts';
-import type { ForgetUserResult, Store, UserFact } from '../store/store-spec.ts';
-import { assertValidSessionId } from '../store/validate-ids.ts';
+import type { Store } from '../store/store-spec.ts';
+import { assertValidSessionId, assertValidUserId } from '../store/validate-ids.ts';
 import type { LongTermStrategy } from '../strategies/long-term/long-term-strategy.ts';
 import { longTermRegistry, registeredOnly } from '../strategies/long-term/strategy-registry.ts';
 import { createShortTermStrategies } from '../strategies/short-term/from-profile.ts';
@@ -29,6 +30,14 @@ import { createCountings, sessionCounting, type TokenCounterForModel } from './m
 import { checkParts } from './resolve-parts.ts';
 import { SessionState } from './session-state.ts';
 import { type TokenAccuracy, TokenAccuracyStats } from './token-accuracy.ts';
+import {
+  createUserMemory,
+  type ForgetUserReport,
+  forgetUserData,
+  type UserMemory,
+} from './user-memory.ts';
+
+export type { ForgetUserReport, UserMemory };
 
 export interface MemoryEngineOptions {
   /** A parsed profile, or profile JSON (bare or `{ "profile": ... }`), validated here. */
@@ -102,30 +111,6 @@ export interface SessionOptions {
    * (`MemValidationError`, field `userId`).
    */
   userId?: string;
-}
-
-/** What `forgetUser` removed: the store's counts and the knowledge chunks. */
-export interface ForgetUserReport extends ForgetUserResult {
-  /** Knowledge-base chunks removed, over every collection the profile indexes into. */
-  chunks: number;
-}
-
-/** One user's memory across sessions. */
-export interface UserMemory {
-  readonly id: string;
-  /** The user's facts, oldest first. */
-  facts(): Promise<UserFact[]>;
-  /**
-   * Adds a fact, or with `id` (or an `about` that an existing fact has) replaces that one;
-   * returns it as stored. Compare-and-swap: a concurrent update is re-read, never lost.
-   */
-  setFact(fact: { text: string; about?: string; id?: string }): Promise<UserFact>;
-  /** Removes one fact; false when there was none with this id. */
-  forgetFact(id: string): Promise<boolean>;
-  /** The ids of the user's stored sessions. */
-  sessions(): Promise<string[]>;
-  /** `engine.forgetUser(id)`. */
-  forget(): Promise<ForgetUserReport>;
 }
 
 export interface MemoryEngine {
@@ -253,6 +238,10 @@ export function createMemoryEngine(options: MemoryEngineOptions): MemoryEngine {
     summarizerTimeoutMs: timeout,
     summaryGate: options.summaryGate ?? 'default',
     knowledgeBase,
+    factExtractor:
+      options.factExtractor === null
+        ? undefined
+        : (options.factExtractor ?? createRuleFactExtractor()),
     counter,
     events,
     compressionRatio: ratio,
@@ -298,8 +287,7 @@ export function createMemoryEngine(options: MemoryEngineOptions): MemoryEngine {
         },
       }),
     );
-    // The handle finds the session's state at each call: after an eviction, a new one.
-    entry = { state, session, handle: forwarding(sessionId, () => cached(sessionId).session) };
+    entry = { state, session };
     sessions.set(sessionId, entry);
     if (sessions.size > maxCachedSessions) {
       for (const [id, old] of sessions) {
@@ -310,22 +298,62 @@ export function createMemoryEngine(options: MemoryEngineOptions): MemoryEngine {
     return entry;
   };
 
+  /** The cached session, bound to `userId` when the handle names one (see `SessionOptions`). */
+  const cachedFor = (sessionId: string, userId: string | undefined): CachedSession => {
+    const entry = cached(sessionId);
+    if (userId !== undefined) {
+      const known = entry.state.userId;
+      if (known !== undefined && known !== userId) throw otherUser(sessionId);
+      entry.state.userId = userId;
+    }
+    return entry;
+  };
+  const collections = [
+    ...new Set(
+      profile.longTerm.flatMap((e) =>
+        isSummarizerConfig(e.config) && e.config.knowledge_base !== null
+          ? [e.config.knowledge_base.collection_id]
+          : [],
+      ),
+    ),
+  ];
+  const forgetUser = async (userId: unknown): Promise<ForgetUserReport> => {
+    assertValidUserId(userId);
+    // The user's cached sessions finish their background work, then leave the cache.
+    for (;;) {
+      const mine = [...sessions].filter(([, e]) => e.state.userId === userId);
+      const running = mine.map(([, e]) => e.state.busy).filter((p) => p !== undefined);
+      if (running.length === 0) {
+        for (const [id] of mine) sessions.delete(id);
+        break;
+      }
+      await Promise.allSettled(running);
+    }
+    const stores = working === userStore ? [working] : [working, userStore];
+    return forgetUserData(userId, stores, knowledgeBase, collections);
+  };
+
   return {
     profile,
     store: userStore,
     knowledgeBase,
     tokenCounter: counter,
     tokenAccuracy: () => accuracy.report(),
-    session(sessionId, _sessionOptions) {
+    session(sessionId, sessionOptions) {
       assertValidSessionId(sessionId);
-      return cached(sessionId).handle;
+      const userId = sessionUser(sessionOptions);
+      cachedFor(sessionId, userId);
+      // The handle finds the session's state at each call: after an eviction, a new one.
+      return forwarding(sessionId, userId, () => cachedFor(sessionId, userId).session);
     },
-    user(_userId) {
-      throw new MemValidationError('userId', '[mem/core] user memory is being built (issue 24).');
+    user(userId) {
+      assertValidUserId(userId);
+      return createUserMemory(
+        { store: working, events, now: ctx.now, newId: ctx.newId, forgetUser },
+        userId,
+      );
     },
-    forgetUser(_userId) {
-      throw new MemValidationError('userId', '[mem/core] user memory is being built (issue 24).');
-    },
+    forgetUser,
     on: (event, listener) => events.on(event, listener),
     setSummarizer(summarizer) {
       if (summarizer !== undefined) checkParts({ summarizer });
@@ -346,22 +374,60 @@ export function createMemoryEngine(options: MemoryEngineOptions): MemoryEngine {
 interface CachedSession {
   state: SessionState;
   session: MemorySession;
-  handle: MemorySession;
 }
 
-/** A session handle whose every call goes to the session `current()` returns. */
-function forwarding(id: string, current: () => MemorySession): MemorySession {
+/** `engine.session()`'s options checked: the user id, if any. */
+function sessionUser(options: unknown): string | undefined {
+  if (options === undefined) return undefined;
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+    throw new MemValidationError(
+      'options',
+      '[mem/core] engine.session(id, options) takes { userId? }, e.g. { userId: "user-42" }.',
+    );
+  }
+  const { userId } = options as SessionOptions;
+  if (userId !== undefined) assertValidUserId(userId);
+  return userId;
+}
+
+/** Another user than the session's: said without naming the user the session belongs to. */
+function otherUser(sessionId: string): MemValidationError {
+  return new MemValidationError(
+    'userId',
+    `[mem/core] session ${JSON.stringify(sessionId)} belongs to another user: open it with that user's id, or use another session id for this user.`,
+  );
+}
+
+/**
+ * A session handle whose every call goes to the session `current()` returns (bound to the
+ * handle's user; a refusal is the call's rejection). `userId`: the handle's, else the session's.
+ */
+function forwarding(
+  id: string,
+  userId: string | undefined,
+  current: () => MemorySession,
+): MemorySession {
+  const call = <T>(run: (session: MemorySession) => Promise<T>): Promise<T> => {
+    try {
+      return run(current());
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  };
   return {
     id,
-    append: (messages, options) => current().append(messages, options),
-    context: (options) => current().context(options),
-    messages: (options) => current().messages(options),
-    history: () => current().history(),
-    summaries: () => current().summaries(),
-    compact: (options) => current().compact(options),
-    summarizeNow: (options) => current().summarizeNow(options),
-    idle: () => current().idle(),
-    pop: () => current().pop(),
-    clear: () => current().clear(),
+    get userId() {
+      return userId ?? current().userId;
+    },
+    append: (messages, options) => call((s) => s.append(messages, options)),
+    context: (options) => call((s) => s.context(options)),
+    messages: (options) => call((s) => s.messages(options)),
+    history: () => call((s) => s.history()),
+    summaries: () => call((s) => s.summaries()),
+    compact: (options) => call((s) => s.compact(options)),
+    summarizeNow: (options) => call((s) => s.summarizeNow(options)),
+    idle: () => call((s) => s.idle()),
+    pop: () => call((s) => s.pop()),
+    clear: () => call((s) => s.clear()),
   };
 }

@@ -15,6 +15,7 @@ import {
   type MemoryContext,
 } from './assemble-context.ts';
 import type { EngineContext } from './engine-context.ts';
+import { createFactExtraction } from './fact-extraction.ts';
 import { flushes, flushSession } from './flush-session.ts';
 import { forgetInKnowledgeBase } from './knowledge-index.ts';
 import { createLongTermRuns } from './long-term-runs.ts';
@@ -82,6 +83,11 @@ export interface SummarizeNowOptions {
 
 export interface MemorySession {
   readonly id: string;
+  /**
+   * The user the session belongs to: the handle's (`engine.session(id, { userId })`), or the one
+   * the store has it bound to once read; undefined for a session without a user.
+   */
+  readonly userId: string | undefined;
   /** Counts the messages once, stores them, then checks the long-term triggers (in the background). */
   append(
     messages: MessageInput | MessageInput[],
@@ -140,6 +146,10 @@ export interface MemorySession {
   clear(): Promise<boolean>;
 }
 
+/** True for a message that finishes an interaction (a user message) or answers it. */
+const completes = (m: { role: string; toolCalls?: readonly unknown[] }): boolean =>
+  m.role === 'user' || (m.role === 'assistant' && (m.toolCalls?.length ?? 0) === 0);
+
 function checkLast(last: unknown): number | undefined {
   if (last === undefined) return undefined;
   if (typeof last !== 'number' || !Number.isSafeInteger(last) || last < 1) {
@@ -166,6 +176,9 @@ export function createSession(
   const ensureLoaded = () => state.sync(ctx.store);
   const { due, schedule } = createLongTermRuns(ctx, state, collections);
   const indexing = createTurnIndexing(ctx, state);
+  const facts = createFactExtraction(ctx, state);
+  /** Reads the store's binding of the session once (see `SessionState.checkUser`). */
+  const checkUser = () => state.checkUser(ctx.store);
   /** FLUSH: as after an inference; a failure is reported, the summary stays committed. */
   const flushAfter = () =>
     flushSession(ctx, state).catch((error: unknown) => {
@@ -183,6 +196,9 @@ export function createSession(
 
   return {
     id,
+    get userId() {
+      return state.userId;
+    },
     async append(input, options = {}) {
       await useModel(options.model);
       const list: unknown[] = Array.isArray(input) ? input : [input];
@@ -192,8 +208,11 @@ export function createSession(
       // changed underneath (same epoch, seqs right after the cached ones), else it is read after.
       // A first append loads before it: what it finishes is then known to be unindexed.
       if (!state.loaded) await state.load(ctx.store);
+      // The first write naming the user binds the session to it, atomically (Store v3).
+      const userId = state.userId;
       const result = await ctx.store.append(id, counted, {
         idempotencyKey: options.idempotencyKey ?? ctx.newId(),
+        ...(userId === undefined ? {} : { userId }),
       });
       if (result.duplicate) {
         // Nothing was written: answer with what the first append stored.
@@ -222,6 +241,9 @@ export function createSession(
       // A user message finishes the interaction before it: it is indexed in the background
       // (it is the newest before this one, so the window shows it meanwhile).
       if (indexing.enabled && counted.some((m) => m.role === 'user')) indexing.queue();
+      // A user message finishes an interaction, an answer completes one: its facts are
+      // extracted in the background (a session with a user).
+      if (counted.some(completes)) facts.queue();
       ctx.events.emit('appended', {
         sessionId: id,
         messageIds: counted.map((m) => m.id),
@@ -244,6 +266,7 @@ export function createSession(
 
     async messages(options = {}) {
       const last = checkLast(options.last);
+      await checkUser();
       // Straight from the store: the engine's cache is not needed (nor brought up to date) here.
       const read =
         last === undefined
@@ -266,7 +289,10 @@ export function createSession(
       return out;
     },
 
-    summaries: () => ctx.store.summaries(id),
+    async summaries() {
+      await checkUser();
+      return ctx.store.summaries(id);
+    },
 
     async compact(options = {}) {
       await ensureLoaded();
@@ -325,6 +351,7 @@ export function createSession(
     },
 
     async clear() {
+      await checkUser();
       // A compaction in flight is not awaited: it loses its compare-and-swap against the clear.
       const existed = await ctx.store.clear(id);
       state.reset();

@@ -30,11 +30,11 @@ describe('the engine checks the parts it is given against the spec versions it s
     const error = refusal(() =>
       createMemoryEngine({
         profile: {},
-        store: withVersion(createInMemoryStore(), 'mem.store.v1'),
+        store: withVersion(createInMemoryStore(), 'mem.store.v2'),
       }),
     );
     expect(error.field).toBe('store');
-    expect(error.message).toContain('specificationVersion "mem.store.v2", got "mem.store.v1"');
+    expect(error.message).toContain('specificationVersion "mem.store.v3", got "mem.store.v2"');
   });
 
   it('refuses a store without a version or missing methods, naming them', () => {
@@ -42,7 +42,7 @@ describe('the engine checks the parts it is given against the spec versions it s
     expect(
       refusal(() => createMemoryEngine({ profile: {}, store: unversioned as never })).message,
     ).toContain('this one has none');
-    const partial = { specificationVersion: 'mem.store.v2', append: async () => ({}) };
+    const partial = { specificationVersion: 'mem.store.v3', append: async () => ({}) };
     expect(
       refusal(() => createMemoryEngine({ profile: {}, store: partial as never })).message,
     ).toMatch(/read\(\), info\(\), compact\(\).* missing/);
@@ -82,12 +82,12 @@ describe('the engine checks the parts it is given against the spec versions it s
   });
 
   it('the facades refuse the same parts for the same reasons', () => {
-    const store = withVersion(createInMemoryStore(), 'mem.store.v1');
+    const store = withVersion(createInMemoryStore(), 'mem.store.v2');
     expect(() => new Memory({ store })).toThrow(
-      /store: expected a Store of specificationVersion "mem\.store\.v2", got "mem\.store\.v1"/,
+      /store: expected a Store of specificationVersion "mem\.store\.v3", got "mem\.store\.v2"/,
     );
     expect(() => new MemoryManager({ store })).toThrow(
-      /store: expected a Store of specificationVersion "mem\.store\.v2", got "mem\.store\.v1"/,
+      /store: expected a Store of specificationVersion "mem\.store\.v3", got "mem\.store\.v2"/,
     );
     expect(() => new Memory({ tokenCounter: {} as never })).toThrow(
       /tokenCounter: expected a TokenCounter/,

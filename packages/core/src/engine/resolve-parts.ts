@@ -1,4 +1,5 @@
 import { MemValidationError } from '../errors/errors.ts';
+import { FACT_EXTRACTOR_SPECIFICATION_VERSION } from '../facts/fact-extractor.ts';
 import {
   KNOWLEDGE_BASE_SPECIFICATION_VERSION,
   type KnowledgeBase,
@@ -30,6 +31,9 @@ const STORE_METHODS = [
   'export',
   'import',
   'close',
+  'userFacts',
+  'writeUserFacts',
+  'forgetUser',
 ] as const;
 const KNOWLEDGE_BASE_METHODS = ['add', 'search', 'delete', 'count'] as const;
 
@@ -68,6 +72,21 @@ export function summarizerProblem(value: unknown): string | undefined {
     methods: ['summarize'],
     example: 'createChainOfDensitySummarizer(...) from @mem/summarizers',
   });
+}
+
+/** Why `value` is not a fact extractor this core can use, or undefined when it is. */
+export function factExtractorProblem(value: unknown): string | undefined {
+  const problem = partProblem(value, {
+    what: 'a FactExtractor',
+    version: FACT_EXTRACTOR_SPECIFICATION_VERSION,
+    methods: ['extract'],
+    example: 'createRuleFactExtractor() or createLlmFactExtractor(...) from @mem/summarizers',
+  });
+  if (problem !== undefined) return problem;
+  const id = (value as { id?: unknown }).id;
+  return typeof id === 'string' && id.length > 0
+    ? undefined
+    : 'expected a FactExtractor with an id (a non-empty string naming it in events and errors)';
 }
 
 function partProblem(
@@ -115,6 +134,7 @@ export function checkParts(parts: {
   store?: unknown;
   knowledgeBase?: unknown;
   summarizer?: unknown;
+  factExtractor?: unknown;
   tokenCounter?: unknown;
   summaryGate?: unknown;
 }): void {
@@ -123,6 +143,9 @@ export function checkParts(parts: {
     refuse('knowledgeBase', knowledgeBaseProblem(parts.knowledgeBase));
   }
   if (parts.summarizer !== undefined) refuse('summarizer', summarizerProblem(parts.summarizer));
+  if (parts.factExtractor !== undefined && parts.factExtractor !== null) {
+    refuse('factExtractor', factExtractorProblem(parts.factExtractor));
+  }
   if (parts.summaryGate !== undefined) refuse('summaryGate', summaryGateProblem(parts.summaryGate));
   // The engine also takes a function of the model id (checked on each counter it returns).
   if (parts.tokenCounter !== undefined && typeof parts.tokenCounter !== 'function') {

@@ -1,3 +1,4 @@
+import { MemValidationError } from '../errors/errors.ts';
 import type { KnowledgeHit } from '../knowledge/knowledge-base-spec.ts';
 import { InteractionLog } from '../model/interaction-log.ts';
 import type { Store, StoredMessage } from '../store/store-spec.ts';
@@ -31,6 +32,20 @@ export class SessionState {
   indexedSeq: number | undefined;
   /** Indexing of finished interactions queued or in flight (one at a time, in order). */
   indexing: Promise<void> | undefined;
+  /**
+   * The user the session belongs to: named by a handle (`engine.session(id, { userId })`) or
+   * read from the store's binding. Undefined for a session without a user.
+   */
+  userId: string | undefined;
+  /** True once the store's binding has been read and agrees with `userId` (see `checkUser`). */
+  userChecked = false;
+  /**
+   * Seq of the first message of the newest interaction whose facts were extracted (or that a
+   * first load found complete: another engine's, or before this one's time).
+   */
+  factsSeq: number | undefined;
+  /** Fact extraction queued or in flight (one at a time, in order). */
+  extracting: Promise<void> | undefined;
   /** `inputTokens` of the caller's last reported LLM call. */
   lastInputTokens: number | undefined;
   /**
@@ -102,12 +117,35 @@ export class SessionState {
     this.apply(this.fromStore(read.messages), read.version);
   }
 
+  /**
+   * Reads the store's binding of the session once: a session stored for another user than the
+   * one named is refused (`MemValidationError`, field `userId`); a stored user is adopted by a
+   * state that named none.
+   */
+  async checkUser(store: Store): Promise<void> {
+    if (this.userChecked) return;
+    const claimed = this.userId;
+    const stored = (await store.info(this.id))?.userId;
+    if (stored !== undefined && claimed !== undefined && stored !== claimed) {
+      // The claim was the handle's: a handle without a user may still adopt the stored one.
+      if (this.userId === claimed) this.userId = undefined;
+      throw new MemValidationError(
+        'userId',
+        `[mem/core] session ${JSON.stringify(this.id)} belongs to another user: open it with that user's id, or use another session id for this user.`,
+      );
+    }
+    if (stored !== undefined) this.userId = stored;
+    this.userChecked = true;
+  }
+
   async load(store: Store): Promise<void> {
     this.knowledge = undefined;
-    const read =
+    const [read] = await Promise.all([
       this.tailTokens === undefined
-        ? await store.read(this.id)
-        : await readTail(store, this.id, this.tailTokens);
+        ? store.read(this.id)
+        : readTail(store, this.id, this.tailTokens),
+      this.checkUser(store),
+    ]);
     if (this.loaded && (read.epoch < this.epoch || read.version < this.version)) return;
     this.log = new InteractionLog<StoredMessage>(this.fromStore(read.messages));
     this.lastSeq = read.messages.at(-1)?.seq ?? 0;
@@ -115,6 +153,7 @@ export class SessionState {
     this.epoch = read.epoch;
     this.loaded = true;
     this.indexedSeq ??= finishedSeq(this.log);
+    this.factsSeq ??= completeSeq(this.log);
   }
 
   /** Adds messages read or written after the cached ones; anything already cached is skipped. */
@@ -137,7 +176,10 @@ export class SessionState {
     this.lastPrompt = undefined;
     this.knowledge = undefined;
     this.indexedSeq = undefined;
+    this.factsSeq = undefined;
     this.flushedEpoch = undefined;
+    // The binding went with the cleared session; a handle's user binds it again on its next write.
+    this.userChecked = false;
   }
 
   /** Waits until no indexing is queued or in flight. */
@@ -145,11 +187,11 @@ export class SessionState {
     while (this.indexing !== undefined) await this.indexing;
   }
 
-  /** Background work in flight: long-term runs or indexing. */
+  /** Background work in flight: long-term runs, indexing or fact extraction. */
   get busy(): Promise<void> | undefined {
-    if (this.running === undefined) return this.indexing;
-    if (this.indexing === undefined) return this.running;
-    return Promise.allSettled([this.running, this.indexing]).then(() => undefined);
+    const work = [this.running, this.indexing, this.extracting].filter((p) => p !== undefined);
+    if (work.length <= 1) return work[0];
+    return Promise.allSettled(work).then(() => undefined);
   }
 
   /**
@@ -166,6 +208,28 @@ export class SessionState {
 }
 
 type StoredInteraction = InteractionLog<StoredMessage>['interactions'][number];
+
+/**
+ * Seq of the first message of the newest complete interaction (0 when there is none): finished
+ * (a newer one started) or answered (it ends with an assistant message that calls no tool).
+ */
+export function completeSeq(log: InteractionLog<StoredMessage>): number {
+  for (let i = log.interactions.length - 1; i >= 0; i--) {
+    const interaction = log.interactions[i]!;
+    if (i < log.interactions.length - 1 || isAnswered(interaction.messages)) {
+      return interaction.messages[0]?.seq ?? 0;
+    }
+  }
+  return 0;
+}
+
+/** True when the interaction ends with an assistant message that calls no tool. */
+export function isAnswered(messages: readonly StoredMessage[]): boolean {
+  const last = messages.at(-1);
+  return (
+    last?.role === 'assistant' && (last.toolCalls === undefined || last.toolCalls.length === 0)
+  );
+}
 
 /** Seq of the last message of the newest finished interaction (0 when there is none). */
 export function finishedSeq(log: InteractionLog<StoredMessage>): number {

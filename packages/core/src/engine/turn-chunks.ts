@@ -37,13 +37,15 @@ export interface ChunkSplit {
  * An interaction's chunks: its `turnText` cut by the profile's `text_splitter`, ids
  * `${firstMessageId}:${i}`, so indexing the same interaction again replaces them. The first
  * chunk is also found by the message before the interaction (`context`: often the question
- * the turn answers, or what it reacts to), without showing it.
+ * the turn answers, or what it reacts to), without showing it. With `userId` the chunks carry
+ * the session's user, so the user's other sessions find them.
  */
 export function turnChunks(
   sessionId: string,
   messages: readonly CountedMessage[],
   split: ChunkSplit,
   before?: CountedMessage,
+  userId?: string,
 ): KnowledgeChunk[] {
   const originals = messages.filter((m) => !isSummaryMessage(m));
   const first = originals[0];
@@ -51,6 +53,7 @@ export function turnChunks(
   if (first === undefined || last === undefined) return [];
   const metadata = {
     sessionId,
+    ...(userId === undefined ? {} : { userId }),
     kind: 'archive' as const,
     messageIds: originals.map((m) => m.id),
     createdAt: first.createdAt,

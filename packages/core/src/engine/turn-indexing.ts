@@ -18,7 +18,7 @@ export function createTurnIndexing(
     const todo = state.unindexed();
     if (todo.interactions.length === 0) return;
     try {
-      await indexInteractions(ctx, id, todo.interactions, todo.before);
+      await indexInteractions(ctx, id, todo.interactions, todo.before, state.userId);
       const seq = todo.interactions.at(-1)!.messages.at(-1)!.seq;
       state.indexedSeq = Math.max(state.indexedSeq ?? 0, seq);
     } catch (error) {
@@ -37,7 +37,7 @@ export function createTurnIndexing(
 }
 
 /** Resolves on a later turn of the event loop, after the current chain of promises. */
-const afterCurrentWork = (): Promise<void> =>
+export const afterCurrentWork = (): Promise<void> =>
   new Promise((resolve) => {
     if (typeof setImmediate === 'function') setImmediate(resolve);
     else setTimeout(resolve, 0);
