@@ -1,6 +1,7 @@
 import type { Ranked, ScoredHit } from '@mem/core/backend';
 import type { Cluster, Redis } from 'ioredis';
 import { type Candidate, readRanked, type SessionScope } from './redis-kb-read.ts';
+import { ownCandidates } from './redis-kb-users.ts';
 
 /** BM25 term-frequency saturation. */
 const K1 = 1.2;
@@ -81,7 +82,7 @@ export async function lexicalHits(
     }
     for (const [doc, score] of scores) scored.push({ session: index, doc: String(doc), score });
   });
-  return readRanked(client, scope, scored, depth);
+  return readRanked(client, scope, await ownCandidates(client, scope, scored), depth);
 }
 
 /**

@@ -12,6 +12,11 @@ import type { Cluster, Redis } from 'ioredis';
 export interface SessionScope {
   sessionId: string;
   keys: string[];
+  /**
+   * For a search by user: the user, how many of the session's chunks are theirs, and whether it
+   * holds chunks of others too (see `redis-kb-users.ts`).
+   */
+  owner?: { userId: string; count: number; mixed: boolean };
 }
 
 /** A scored document of one session of the scope, before its chunk is read. */
@@ -24,7 +29,8 @@ export interface Candidate {
 /**
  * The `depth` best candidates as ranked hits, best first: reads the chunks of every candidate
  * that could still make the cut after tie-breaking (one HMGET per session), then orders by score,
- * the newer chunk, the smaller id. A chunk replaced or deleted since it was scored is left out.
+ * the newer chunk, the smaller id. A chunk replaced or deleted since it was scored is left out,
+ * and so is one whose user is not the scope's (a chunk re-added under another user meanwhile).
  */
 export async function readRanked(
   client: Redis | Cluster,
@@ -47,12 +53,14 @@ export async function readRanked(
   const hits: ScoredHit[] = [];
   await Promise.all(
     [...bySession].map(async ([session, list]) => {
-      const chunksKey = (sessions[session] as SessionScope).keys[1] as string;
-      const texts = await client.hmget(chunksKey, ...list.map((c) => c.doc));
+      const { keys, owner } = sessions[session] as SessionScope;
+      const texts = await client.hmget(keys[1] as string, ...list.map((c) => c.doc));
       list.forEach((candidate, i) => {
         const text = texts[i];
         if (typeof text !== 'string') return;
-        hits.push({ chunk: JSON.parse(text) as KnowledgeChunk, score: candidate.score });
+        const chunk = JSON.parse(text) as KnowledgeChunk;
+        if (owner !== undefined && chunk.metadata.userId !== owner.userId) return;
+        hits.push({ chunk, score: candidate.score });
       });
     }),
   );

@@ -35,6 +35,13 @@ function script(name: string, lua: string): LuaScript {
  * next add of that term. A search reads the open blocks and directories first, which give every
  * term's exact document frequency, then the sealed blocks of the terms it scores only
  * (`redis-kb-lexical.ts`).
+ *
+ * Users (v2): the stats hash also holds `o:<doc>` -> the user of that chunk (absent for a chunk
+ * without one) and `n:<userId>` -> how many chunks of that user the session holds (absent at 0).
+ * So a search knows whether a session holds only the user's chunks (`n:<user>` = `docs`: nothing
+ * to filter) or some (the owners of its candidates are read), and a count by user reads one
+ * field per session. Written by the add and every removal (`removeDoc`); a session dropped whole
+ * takes them along. Scripts of earlier versions never wrote users: their chunks have none.
  */
 const PRELUDE = `
 local function decodeMeta(s)
@@ -123,6 +130,13 @@ local function removeDoc(n)
     local sid = decodeMeta(meta)[2]
     if sid ~= nil and sid ~= '' then indexRemove(sid, n) end
   end
+  local owner = redis.call('HGET', KEYS[6], 'o:' .. n)
+  if owner then
+    redis.call('HDEL', KEYS[6], 'o:' .. n)
+    if redis.call('HINCRBY', KEYS[6], 'n:' .. owner, -1) <= 0 then
+      redis.call('HDEL', KEYS[6], 'n:' .. owner)
+    end
+  end
   redis.call('HDEL', KEYS[2], n)
   redis.call('HDEL', KEYS[3], n)
   redis.call('HDEL', KEYS[5], n)
@@ -142,11 +156,14 @@ end
 
 /**
  * Adds chunks. ARGV: the space of the vectors (`dimensions:id`, or '' without an embedder),
- * count, then per chunk: id (JSON text), chunk JSON, meta, vector ('' for none), length, number
- * of distinct terms, then term, tf pairs. A chunk whose id is present replaces it. A session whose
- * vectors are of another space (or any, when the batch has none) refuses the whole batch with
- * an error reply `MEMSPACE <space>`, before writing anything. A summary's chunks go into the
- * summary index.
+ * count, '1' when the users' sets already hold this session (see `redis-kb-users.ts`), the user
+ * of each chunk ('' for none), then per chunk: id (JSON text), chunk JSON, meta, vector ('' for
+ * none), length, number of distinct terms, then term, tf pairs (`addArguments`). A chunk whose
+ * id is present replaces it. A session whose vectors are of another space (or any, when the
+ * batch has none) refuses the whole batch with an error reply `MEMSPACE <space>`, before writing
+ * anything. A batch that brings the first chunk of a user to the session returns
+ * {'index', users...} and writes nothing unless the flag is '1'; otherwise {'ok', those users}.
+ * A summary's chunks go into the summary index.
  */
 export const KB_ADD = script(
   'kbAdd',
@@ -154,12 +171,22 @@ export const KB_ADD = script(
 local space = ARGV[1]
 local bound = redis.call('HGET', KEYS[6], 'space')
 if bound and bound ~= space then return redis.error_reply('MEMSPACE ' .. bound) end
+local count = tonumber(ARGV[2])
+local fresh, seen = {}, {}
+for c = 1, count do
+  local user = ARGV[3 + c]
+  if user ~= '' and not seen[user] then
+    seen[user] = true
+    if not redis.call('HGET', KEYS[6], 'n:' .. user) then fresh[#fresh + 1] = user end
+  end
+end
+if #fresh > 0 and ARGV[3] ~= '1' then return {'index', unpack(fresh)} end
 local trusted = indexTrusted()
 if (not bound) and space ~= '' then redis.call('HSET', KEYS[6], 'space', space) end
-local count = tonumber(ARGV[2])
-local at = 3
+local at = 4 + count
 local n
 for c = 1, count do
+  local user = ARGV[3 + c]
   local id, json, meta, vector = ARGV[at], ARGV[at + 1], ARGV[at + 2], ARGV[at + 3]
   local len, nterms = tonumber(ARGV[at + 4]), tonumber(ARGV[at + 5])
   at = at + 6
@@ -169,6 +196,10 @@ for c = 1, count do
   redis.call('HSET', KEYS[1], id, n)
   redis.call('HSET', KEYS[2], n, json)
   redis.call('HSET', KEYS[5], n, meta)
+  if user ~= '' then
+    redis.call('HSET', KEYS[6], 'o:' .. n, user)
+    redis.call('HINCRBY', KEYS[6], 'n:' .. user, 1)
+  end
   local sid = decodeMeta(meta)[2]
   if sid ~= nil and sid ~= '' then indexAdd(sid, n) end
   if vector ~= '' then redis.call('HSET', KEYS[7], n, vector) end
@@ -184,14 +215,15 @@ for c = 1, count do
   redis.call('HINCRBY', KEYS[6], 'len', len)
 end
 if trusted and n then redis.call('HSET', KEYS[6], 'iseq', n) end
-return count
+return {'ok', unpack(fresh)}
 `,
 );
 
 /**
- * Deletes chunks. ARGV[1] 'all' (every chunk) or 'match': then the number of message ids, the
- * message ids (JSON texts), the number of summary ids, the summary ids. Returns how many.
- * Summary ids alone (a compaction's delete) are looked up in the summary index when it is
+ * Deletes chunks. ARGV[1] 'all' (every chunk), 'user' (every chunk of the user ARGV[2]) or
+ * 'match': then the number of message ids, the message ids (JSON texts), the number of summary
+ * ids, the summary ids, and optionally a user (only that user's chunks among those). Returns how
+ * many. Summary ids alone (a compaction's delete) are looked up in the summary index when it is
  * trusted; otherwise every chunk's metadata is read, and the index rebuilt from it.
  */
 export const KB_DELETE = script(
@@ -202,11 +234,41 @@ if ARGV[1] == 'all' then
   for i = 1, #KEYS do redis.call('DEL', KEYS[i]) end
   return n
 end
+if ARGV[1] == 'user' then
+  local v = redis.call('HMGET', KEYS[6], 'n:' .. ARGV[2], 'docs')
+  local mine = tonumber(v[1]) or 0
+  if mine == 0 then return 0 end
+  if mine == tonumber(v[2]) and mine == redis.call('HLEN', KEYS[1]) then
+    for i = 1, #KEYS do redis.call('DEL', KEYS[i]) end
+    return mine
+  end
+  local all = redis.call('HGETALL', KEYS[6])
+  local doomed = {}
+  for i = 1, #all, 2 do
+    if all[i + 1] == ARGV[2] and string.sub(all[i], 1, 2) == 'o:' then
+      doomed[#doomed + 1] = string.sub(all[i], 3)
+    end
+  end
+  local removed = 0
+  for _, n in ipairs(doomed) do
+    local meta = redis.call('HGET', KEYS[5], n)
+    if removeDoc(n) == 1 then
+      if meta then redis.call('HDEL', KEYS[1], decodeMeta(meta)[1]) end
+      removed = removed + 1
+    end
+  end
+  dropIfEmpty()
+  return removed
+end
 local messages, summaries = {}, {}
 local nm = tonumber(ARGV[2])
 for i = 1, nm do messages[ARGV[2 + i]] = true end
 local ns = tonumber(ARGV[3 + nm])
 for i = 1, ns do summaries[ARGV[3 + nm + i]] = true end
+local only = ARGV[4 + nm + ns]
+local function owned(n)
+  return only == nil or redis.call('HGET', KEYS[6], 'o:' .. n) == only
+end
 local removed = 0
 if nm == 0 and indexTrusted() then
   for sid in pairs(summaries) do
@@ -215,7 +277,7 @@ if nm == 0 and indexTrusted() then
       for n in string.gmatch(list, '%S+') do
         local meta = redis.call('HGET', KEYS[5], n)
         local fields = meta and decodeMeta(meta)
-        if fields and fields[2] == sid and removeDoc(n) == 1 then
+        if fields and fields[2] == sid and owned(n) and removeDoc(n) == 1 then
           redis.call('HDEL', KEYS[1], fields[1])
           removed = removed + 1
         end
@@ -236,7 +298,7 @@ for i = 1, #all, 2 do
       if messages[fields[j]] then hit = true break end
     end
   end
-  if hit then
+  if hit and owned(all[i]) then
     doomed[#doomed + 1] = { all[i], fields[1] }
   elseif summaryId ~= '' then
     index[summaryId] = (index[summaryId] or '') .. ' ' .. all[i]

@@ -8,6 +8,7 @@ import {
 } from '@mem/core/backend';
 import type { Cluster, Redis } from 'ioredis';
 import { type Candidate, readRanked, type SessionScope } from './redis-kb-read.ts';
+import { ownCandidates } from './redis-kb-users.ts';
 
 const SOURCE = 'createRedisKnowledgeBase options';
 /** Vectors are stored little-endian; on such a platform a Float32Array's bytes are that already. */
@@ -98,7 +99,7 @@ export async function nearestHits(
       if (keepsSimilarity(score, minSimilarity)) scored.push({ session, doc, score });
     }
   });
-  return readRanked(client, scope, scored, depth);
+  return readRanked(client, scope, await ownCandidates(client, scope, scored), depth);
 }
 
 /** The dot product of a packed little-endian float32 vector with `query`. */

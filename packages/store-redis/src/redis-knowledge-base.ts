@@ -29,6 +29,12 @@ import type { SessionScope } from './redis-kb-read.ts';
 import { KB_ADD, KB_DELETE, runKbScript } from './redis-kb-scripts.ts';
 import { kbSessions } from './redis-kb-sessions.ts';
 import {
+  confirmUserSession,
+  releaseUserSession,
+  userScope,
+  userSessionsKey,
+} from './redis-kb-users.ts';
+import {
   assertSameSpace,
   nearestHits,
   packVector,
@@ -46,6 +52,8 @@ export type { RedisKnowledgeBaseOptions } from './redis-knowledge-base-options.t
 
 const SUFFIXES = ['d', 'c', 'w', 'p', 'm', 's', 'v', 'u'] as const;
 const LABEL = 'mem/redis';
+/** Sessions a delete by user works on at once. */
+const PARALLEL_SESSIONS = 16;
 
 /**
  * The eight keys of one (collection, session): the hash tag
@@ -64,7 +72,7 @@ export function kbKeys(
 }
 
 /**
- * A `KnowledgeBase` (spec `mem.kb.v1`) on Redis or Redis Cluster without RediSearch or any
+ * A `KnowledgeBase` (spec `mem.kb.v2`) on Redis or Redis Cluster without RediSearch or any
  * module: BM25 and cosine similarity computed in TypeScript over plain hashes.
  *
  * - Keys: per (collection, session), eight hashes in one slot (see `kbKeys`): chunk ids, chunk
@@ -80,9 +88,17 @@ export function kbKeys(
  *   cost grows with the number of chunks searched: see the README. `retrieval` picks BM25,
  *   vectors, or both fused by Reciprocal Rank Fusion (`'hybrid'`, the default then). A namespace
  *   is bound to its first embedder (`{prefix:kb:namespace}:space`); another is refused.
- * - `search` with `sessionId` reads that session only. Without it (and `count` without one) it
- *   SCANs the keyspace for the collection's sessions — on every master of a cluster — and reads
- *   each, so prefer searching one session. Ties go to the newer chunk, then the smaller id.
+ * - `search` with `sessionId` reads that session only. With `userId` (and no session) it reads
+ *   the sessions that hold chunks of the user, listed in a set per (collection, user), so its
+ *   work follows the user's chunks, not the keyspace; chunks of other users (or none) in those
+ *   sessions are filtered out before ranking. Without either (and `count` without one) it SCANs
+ *   the keyspace for the collection's sessions — on every master of a cluster — and reads each,
+ *   so prefer searching one session or one user. Ties go to the newer chunk, then the smaller id.
+ * - Users (v2): each chunk's user is stored with its session (`redis-kb-scripts.ts`); the set of
+ *   a user's sessions is a superset kept without cross-slot scripts (`redis-kb-users.ts`).
+ *   `delete({ userId })` goes session by session, each atomically, and leaves a session's entry
+ *   in the set until its chunks of the user are gone, so a delete cut short is finished by
+ *   running it again.
  */
 export function createRedisKnowledgeBase(options: RedisKnowledgeBaseOptions): KnowledgeBase {
   const checked = checkRedisKnowledgeBaseOptions(options);
@@ -106,7 +122,19 @@ export function createRedisKnowledgeBase(options: RedisKnowledgeBaseOptions): Kn
   const keysOf = (collectionId: string, sessionId: string) =>
     kbKeys(prefix, namespace, collectionId, sessionId);
 
-  const scopeOf = async (collectionId: string, sessionId: string | undefined) => {
+  const usersKey = (collectionId: string, userId: string) =>
+    userSessionsKey(prefix, namespace, collectionId, userId);
+
+  const scopeOf = async (
+    collectionId: string,
+    sessionId: string | undefined,
+    userId?: string,
+  ): Promise<SessionScope[]> => {
+    if (userId !== undefined) {
+      return userScope(client, usersKey(collectionId, userId), userId, sessionId, (id) =>
+        keysOf(collectionId, id),
+      );
+    }
     const ids =
       sessionId === undefined
         ? await kbSessions(client, prefix, namespace, collectionId)
@@ -133,6 +161,28 @@ export function createRedisKnowledgeBase(options: RedisKnowledgeBaseOptions): Kn
     return { space: spaceOf(embedder), vectors };
   };
 
+  /**
+   * Every chunk of `userId` in the collection: session by session (each one script), each entry
+   * leaving the user's set only after its session's chunks of the user are gone.
+   */
+  const deleteUser = async (collectionId: string, userId: string): Promise<number> => {
+    const setKey = usersKey(collectionId, userId);
+    const sessions = await client.smembers(setKey);
+    let removed = 0;
+    for (let i = 0; i < sessions.length; i += PARALLEL_SESSIONS) {
+      const counts = await Promise.all(
+        sessions.slice(i, i + PARALLEL_SESSIONS).map(async (sessionId) => {
+          const keys = keysOf(collectionId, sessionId);
+          const count = Number(await runKbScript(client, KB_DELETE, keys, ['user', userId]));
+          await releaseUserSession(client, setKey, sessionId, keys[5] as string, userId);
+          return count;
+        }),
+      );
+      removed += counts.reduce((sum, n) => sum + n, 0);
+    }
+    return removed;
+  };
+
   const guarded =
     <A extends unknown[], R>(operation: string, body: (...args: A) => Promise<R>) =>
     async (...args: A): Promise<R> => {
@@ -157,16 +207,33 @@ export function createRedisKnowledgeBase(options: RedisKnowledgeBaseOptions): Kn
       const parsed = parseChunks(chunks);
       if (parsed.length === 0) return;
       const embedded = await embedChunks(parsed);
-      const bySession = new Map<string, (string | number | Buffer)[][]>();
+      const bySession = new Map<string, { users: string[]; args: (string | number | Buffer)[] }>();
       parsed.forEach((chunk, i) => {
-        const list = bySession.get(chunk.metadata.sessionId) ?? [];
-        list.push(addArguments(chunk, embedded.vectors?.[i] ?? ''));
-        bySession.set(chunk.metadata.sessionId, list);
+        const batch = bySession.get(chunk.metadata.sessionId) ?? { users: [], args: [] };
+        batch.users.push(chunk.metadata.userId ?? '');
+        batch.args.push(...addArguments(chunk, embedded.vectors?.[i] ?? ''));
+        bySession.set(chunk.metadata.sessionId, batch);
       });
-      for (const [sessionId, list] of bySession) {
+      for (const [sessionId, { users, args }] of bySession) {
         const keys = keysOf(collectionId, sessionId);
+        const run = (indexed: boolean) =>
+          runKbScript(client, KB_ADD, keys, [
+            embedded.space,
+            users.length,
+            indexed ? '1' : '0',
+            ...users,
+            ...args,
+          ]) as Promise<string[]>;
         try {
-          await runKbScript(client, KB_ADD, keys, [embedded.space, list.length, ...list.flat()]);
+          let [status, ...fresh] = await run(false);
+          if (status === 'index') {
+            // The first chunks of a user in this session: the user's set lists it first.
+            await Promise.all(fresh.map((u) => client.sadd(usersKey(collectionId, u), sessionId)));
+            [status, ...fresh] = await run(true);
+          }
+          await Promise.all(
+            fresh.map((u) => confirmUserSession(client, usersKey(collectionId, u), sessionId)),
+          );
         } catch (error) {
           const refused = /^MEMSPACE (.*)$/s.exec((error as Error)?.message ?? '');
           if (refused === null) throw error;
@@ -182,14 +249,14 @@ export function createRedisKnowledgeBase(options: RedisKnowledgeBaseOptions): Kn
       async (collectionId: string, query: string, searchOptions: KnowledgeSearchOptions) => {
         begin(collectionId);
         const text = parseQuery(query);
-        const { topK, sessionId } = parseSearchOptions(searchOptions);
+        const { topK, sessionId, userId } = parseSearchOptions(searchOptions);
         const terms = [...new Set(analyzeText(text))];
         if (terms.length === 0) return [];
-        const scope = await scopeOf(collectionId, sessionId);
+        const scope = await scopeOf(collectionId, sessionId, userId);
+        if (scope.length === 0) return [];
         if (embedder === undefined || retrieval === 'lexical') {
           return rankHits((await lexicalHits(client, scope, terms, topK)).map((h) => h.item));
         }
-        if (scope.length === 0) return [];
         const bound = await client.get(space);
         assertSameSpace(bound, embedder, namespace);
         const depth = candidateDepth(topK);
@@ -208,25 +275,32 @@ export function createRedisKnowledgeBase(options: RedisKnowledgeBaseOptions): Kn
 
     delete: guarded('delete', async (collectionId: string, filter: KnowledgeDeleteFilter) => {
       begin(collectionId);
-      const { sessionId, messageIds, summaryIds } = parseDeleteFilter(filter);
+      const { sessionId, userId, messageIds, summaryIds } = parseDeleteFilter(filter);
+      if (sessionId === undefined) {
+        return userId === undefined ? 0 : deleteUser(collectionId, userId);
+      }
       const keys = keysOf(collectionId, sessionId);
-      const args: (string | number)[] =
-        messageIds === undefined && summaryIds === undefined
+      const all = messageIds === undefined && summaryIds === undefined;
+      const args: (string | number)[] = all
+        ? userId === undefined
           ? ['all']
-          : [
-              'match',
-              messageIds?.length ?? 0,
-              ...(messageIds ?? []).map((id) => JSON.stringify(id)),
-              summaryIds?.length ?? 0,
-              ...(summaryIds ?? []).map((id) => JSON.stringify(id)),
-            ];
+          : ['user', userId]
+        : [
+            'match',
+            messageIds?.length ?? 0,
+            ...(messageIds ?? []).map((id) => JSON.stringify(id)),
+            summaryIds?.length ?? 0,
+            ...(summaryIds ?? []).map((id) => JSON.stringify(id)),
+            ...(userId === undefined ? [] : [userId]),
+          ];
       return Number(await runKbScript(client, KB_DELETE, keys, args));
     }),
 
     count: guarded('count', async (collectionId: string, filter?: KnowledgeCountFilter) => {
       begin(collectionId);
-      const { sessionId } = parseCountFilter(filter);
-      const scope = await scopeOf(collectionId, sessionId);
+      const { sessionId, userId } = parseCountFilter(filter);
+      const scope = await scopeOf(collectionId, sessionId, userId);
+      if (userId !== undefined) return scope.reduce((sum, s) => sum + (s.owner?.count ?? 0), 0);
       const counts = await Promise.all(scope.map(({ keys }) => client.hlen(keys[0] as string)));
       return counts.reduce((sum, n) => sum + n, 0);
     }),
