@@ -1,5 +1,11 @@
 import { MemValidationError } from '@mem/core';
-import type { AppendResult, CountedMessage, EncodedMessage, SessionInfo } from '@mem/core/backend';
+import {
+  type AppendResult,
+  boundToOtherUserError,
+  type CountedMessage,
+  type EncodedMessage,
+  type SessionInfo,
+} from '@mem/core/backend';
 import type { MessageRow, SessionRef, SessionRow, Statements } from './statements.ts';
 
 /** How many applied idempotency keys are kept per session (the newest). */
@@ -84,11 +90,7 @@ export function userToBind(
   const bound = row?.live === 1 ? row.user_id : null;
   if (bound === null) return userId;
   if (bound === userId) return undefined;
-  // The other user's id is not named: it is not the caller's to learn.
-  throw new MemValidationError(
-    'userId',
-    `[mem/store] session ${JSON.stringify(sessionId)} belongs to another user; a session's user is set by its first append and never changes. Use a new session id for this user.`,
-  );
+  throw boundToOtherUserError(sessionId);
 }
 
 /** Writes the session row's counters: the head as live, `expiresAt` refreshed by the caller. */
