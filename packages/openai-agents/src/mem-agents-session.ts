@@ -6,7 +6,7 @@ import {
   type SessionAppendOptions,
 } from '@mem/core';
 import { assertValidUserId } from '@mem/core/backend';
-import type { AgentInputItem, RunContext, Session } from '@openai/agents';
+import type { AgentInputItem, RunContext, Session, SessionInputCallback } from '@openai/agents';
 import { itemToMessage, messageToItems } from './agent-items.ts';
 import { validateItems } from './validate-items.ts';
 
@@ -74,12 +74,47 @@ function checkUserId(userId: unknown): asserts userId is string {
  * - `popItem()` removes the newest stored item for good, atomically against concurrent writes
  *   (`Store.pop`); a summary is never popped (`undefined` when it is the newest message).
  * - `clearSession()` removes the session's messages, summaries and indexed knowledge.
+ *
+ * The runner reads the session before it knows the turn's input, so `getItems()` recalls
+ * knowledge for the newest stored question. Pass `sessionInputCallback` too
+ * (`run(agent, input, { session, sessionInputCallback: session.sessionInputCallback })`) and
+ * the context is built for the new input: knowledge is searched for the new question, and the
+ * budget counts it.
  */
 export class MemAgentsSession implements Session {
   /** The runner passes its run context to every call: the provider's usage is read from it. */
   readonly acceptsRunContext = true as const;
   readonly #session: MemorySession;
   readonly #model: { model?: string };
+  /** mem's own items (facts, summary, knowledge) the last `sessionInputCallback` made, by key. */
+  #injected = new Map<string, number>();
+
+  /**
+   * For `run(agent, input, { session, sessionInputCallback })`: the session's context built for
+   * the turn's new input (knowledge searched for the new question, the budget counting it),
+   * followed by that input. mem's own items in it (the user's facts, the summary, recalled
+   * knowledge) are not stored when the runner hands them back to `addItems`.
+   */
+  readonly sessionInputCallback: SessionInputCallback = async (history, newItems) => {
+    const next = validateItems(newItems).map(itemToMessage);
+    this.#injected = new Map();
+    // context({ next }) takes no system message: such input goes after the stored context.
+    if (next.some((m) => m.role === 'system')) return [...history, ...newItems];
+    const { messages } = await this.#session.context({ ...this.#model, next });
+    const fresh = messages.flatMap(messageToItems);
+    // The context ends with the new input (read back exactly): the runner gets its own objects.
+    const head = fresh.length - newItems.length;
+    if (head < 0 || newItems.some((item, i) => keyOf(fresh[head + i]!) !== keyOf(item))) {
+      return [...history, ...newItems];
+    }
+    const stored = new Map<string, number>();
+    for (const item of history) count(stored, keyOf(item));
+    for (const item of fresh.slice(0, head)) {
+      const key = keyOf(item);
+      if (!take(stored, key)) count(this.#injected, key);
+    }
+    return [...fresh.slice(0, head), ...newItems];
+  };
 
   constructor(options: MemAgentsSessionOptions) {
     const { engine, sessionId, userId, model } = (options ??
@@ -121,7 +156,7 @@ export class MemAgentsSession implements Session {
 
   async addItems(items: AgentInputItem[], runContext?: RunContext): Promise<void> {
     // Every item is checked before anything is stored: a bad one fails the whole batch.
-    const valid = validateItems(items);
+    const valid = validateItems(items).filter((item) => !take(this.#injected, keyOf(item)));
     if (valid.length === 0) return;
     await this.#session.append(valid.map(itemToMessage), {
       ...this.#model,
@@ -137,4 +172,16 @@ export class MemAgentsSession implements Session {
   async clearSession(): Promise<void> {
     await this.#session.clear();
   }
+}
+
+const keyOf = (item: AgentInputItem) => JSON.stringify(item);
+const count = (counts: Map<string, number>, key: string) =>
+  counts.set(key, (counts.get(key) ?? 0) + 1);
+/** Takes one of `key` from `counts`: false when there is none. */
+function take(counts: Map<string, number>, key: string): boolean {
+  const n = counts.get(key) ?? 0;
+  if (n === 0) return false;
+  if (n === 1) counts.delete(key);
+  else counts.set(key, n - 1);
+  return true;
 }

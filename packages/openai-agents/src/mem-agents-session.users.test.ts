@@ -38,7 +38,8 @@ async function setup(store: Store) {
   const engine = createMemoryEngine({ profile, store });
   /** One run in conversation `sessionId` of `userId`; the input the model received. */
   const say = async (sessionId: string, userId: string, text: string) => {
-    await run(agent, text, { session: new MemAgentsSession({ engine, sessionId, userId }) });
+    const session = new MemAgentsSession({ engine, sessionId, userId });
+    await run(agent, text, { session, sessionInputCallback: session.sessionInputCallback });
     return server.requests.at(-1)?.input ?? [];
   };
   return { engine, say, agent, server };
@@ -67,6 +68,10 @@ describe.each(storeKinds('users'))(
       const input = await say('friday', 'ana', 'What is my locker code?');
 
       expect(JSON.stringify(input)).toContain('4711');
+      const questions = input.filter((item) => item.role === 'user');
+      expect(questions).toStrictEqual([{ role: 'user', content: 'What is my locker code?' }]);
+      expect(input.at(-1)).toStrictEqual(questions[0]);
+      // mem's own items (facts, recalled knowledge) reached the model and were not stored.
       expect((await engine.session('friday').messages()).map((m) => m.content)).toStrictEqual([
         'What is my locker code?',
         'Noted.',
