@@ -71,7 +71,7 @@ describe('append options with a user', () => {
 
 describe('parseUserFactsWrite', () => {
   it('returns a copy without undefined properties, facts in the given order', () => {
-    const facts = [fact({ id: 'b', about: undefined }), fact({ id: 'a', sessionId: 's' })];
+    const facts = [{ ...fact({ id: 'b' }), about: undefined }, fact({ id: 'a', sessionId: 's' })];
     const parsed = parseUserFactsWrite({ expectedVersion: 3, facts });
     expect(parsed).toStrictEqual({
       expectedVersion: 3,
