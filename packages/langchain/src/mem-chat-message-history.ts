@@ -3,12 +3,21 @@ import type { BaseMessage } from '@langchain/core/messages';
 import { type MemoryEngine, type MemorySession, MemValidationError } from '@mem/core';
 import { fromLangChainMessage } from './convert/from-langchain.ts';
 import { toLangChainMessages } from './convert/to-langchain.ts';
+import { checkUserId, sessionOptions } from './user-id.ts';
 
 export interface MemChatMessageHistoryOptions {
   /** The mem engine (its profile, store, summarizer and knowledge base) the session lives in. */
   engine: MemoryEngine;
   /** The conversation: one mem session per id (`RunnableWithMessageHistory`'s session id). */
   sessionId: string;
+  /**
+   * The user the conversation belongs to (checked like a session id). The session is bound to the
+   * user on its first write: the user's other conversations are recalled into its messages
+   * (profile `knowledge_base.scope`), the user's facts join them, and `engine.forgetUser(userId)`
+   * erases it. A session stored for another user is refused (`MemValidationError`, field
+   * `userId`). Omitted: a session without a user.
+   */
+  userId?: string;
 }
 
 /**
@@ -41,7 +50,11 @@ export class MemChatMessageHistory extends BaseListChatMessageHistory {
         `[mem/langchain] sessionId must be a string naming the conversation, got ${typeof options.sessionId}.`,
       );
     }
-    this.session = options.engine.session(options.sessionId);
+    const userId =
+      options.userId === undefined
+        ? undefined
+        : checkUserId(options.userId, 'userId', 'MemChatMessageHistory');
+    this.session = options.engine.session(options.sessionId, sessionOptions(userId));
   }
 
   /** mem's context for the session (window, summary, recalled knowledge), as LangChain messages. */

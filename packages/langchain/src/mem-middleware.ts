@@ -10,12 +10,21 @@ import { modelIdOf, modelOption } from './agent/model-id.ts';
 import { sortRunStart } from './agent/run-start.ts';
 import { fromLangChainMessage } from './convert/from-langchain.ts';
 import { toLangChainMessages } from './convert/to-langchain.ts';
+import { checkUserId, configuredUserId, sessionOptions } from './user-id.ts';
 
 export interface MemMiddlewareOptions {
   /** The mem engine: its profile's window is the budget, its store keeps each thread. */
   engine: MemoryEngine;
   /** The mem session of a run. Default: the run's `configurable.thread_id`. */
   sessionId?: (runtime: AgentRuntimeLike) => string;
+  /**
+   * The user the run's thread belongs to (`undefined`: none). Default: the run's
+   * `configurable.user_id`. The thread is bound to the user on its first write: the user's other
+   * threads are recalled into its context (profile `knowledge_base.scope`), the user's facts join
+   * the system message, and `engine.forgetUser(userId)` erases it. A thread stored for another
+   * user is refused (`MemValidationError`, field `userId`).
+   */
+  userId?: (runtime: AgentRuntimeLike) => string | undefined;
 }
 
 /** One agent run: its session, and the LangChain ids of its messages the session holds. */
@@ -53,12 +62,19 @@ export function memMiddleware(options: MemMiddlewareOptions): MemAgentMiddleware
   }
   const { engine } = options;
   const sessionIdOf = options.sessionId ?? threadId;
+  const userIdOf = (runtime: AgentRuntimeLike): string | undefined => {
+    if (options.userId === undefined) return configuredUserId(runtime?.configurable, WHERE);
+    const userId: unknown = options.userId(runtime);
+    return userId === undefined
+      ? undefined
+      : checkUserId(userId, 'userId (returned by the function)', WHERE);
+  };
   // A run is found again by the newest message it started with (the same object all run long).
   const runs = new WeakMap<BaseMessage, Run>();
 
   const start = async (state: AgentStateLike, runtime: AgentRuntimeLike): Promise<Run> => {
     const messages = messagesOf(state);
-    const session = engine.session(sessionIdOf(runtime));
+    const session = engine.session(sessionIdOf(runtime), sessionOptions(userIdOf(runtime)));
     const { known, newSystem } = await sortRunStart(session, messages);
     if (newSystem.length > 0) {
       await session.append(newSystem);
@@ -121,6 +137,8 @@ export function memMiddleware(options: MemMiddlewareOptions): MemAgentMiddleware
   };
   return Object.assign(middleware, { [AGENT_MIDDLEWARE_BRAND]: true });
 }
+
+const WHERE = 'memMiddleware';
 
 function messagesOf(state: AgentStateLike): BaseMessage[] {
   if (!Array.isArray(state?.messages)) {

@@ -6,12 +6,21 @@ import { fromLangChainMessage } from './convert/from-langchain.ts';
 import { langChainExtras } from './convert/langchain-extras.ts';
 import { toLangChainMessages } from './convert/to-langchain.ts';
 import type { MemWindowUpdate } from './mem-window-hook.ts';
+import { checkUserId, configuredUserId, sessionOptions } from './user-id.ts';
 
 export interface MemSessionHooksOptions {
   /** The mem engine: its profile's window is the budget, its store keeps each thread. */
   engine: MemoryEngine;
   /** The mem session of a run. Default: `config.configurable.thread_id`. */
   sessionId?: (config: RunnableConfig | undefined) => string;
+  /**
+   * The user the thread belongs to (`undefined`: none). Default: `config.configurable.user_id`.
+   * The thread is bound to the user on its first write: the user's other threads are recalled
+   * into its context (profile `knowledge_base.scope`), the user's facts join it, and
+   * `engine.forgetUser(userId)` erases it. A thread stored for another user is refused
+   * (`MemValidationError`, field `userId`).
+   */
+  userId?: (config: RunnableConfig | undefined) => string | undefined;
 }
 
 type State = { messages: BaseMessage[] };
@@ -48,11 +57,18 @@ export function memSessionHooks(options: MemSessionHooksOptions): {
   }
   const { engine } = options;
   const sessionIdOf = options.sessionId ?? threadId;
+  const userIdOf = (config: RunnableConfig | undefined): string | undefined => {
+    if (options.userId === undefined) return configuredUserId(config?.configurable, WHERE);
+    const userId: unknown = options.userId(config);
+    return userId === undefined
+      ? undefined
+      : checkUserId(userId, 'userId (returned by the function)', WHERE);
+  };
   /** Per session, the LangChain ids of the messages it holds (read from the store once). */
   const seen = new Map<string, Promise<Set<string>>>();
 
   const sync = async (state: State, config: RunnableConfig | undefined): Promise<MemorySession> => {
-    const session = engine.session(sessionIdOf(config));
+    const session = engine.session(sessionIdOf(config), sessionOptions(userIdOf(config)));
     let ids = seen.get(session.id);
     if (ids === undefined) {
       ids = storedIds(session);
@@ -89,6 +105,8 @@ export function memSessionHooks(options: MemSessionHooksOptions): {
     middleware: createAgentRefusal(),
   };
 }
+
+const WHERE = 'memSessionHooks';
 
 async function storedIds(session: MemorySession): Promise<Set<string>> {
   const ids = new Set<string>();

@@ -6,9 +6,11 @@ import type { AIMessage, BaseMessage, SystemMessage } from '@langchain/core/mess
  * `createReactAgent` do not install it. Checked against the real `createAgent` by the tests.
  */
 
-/** What a hook reads of the agent's runtime: the run's `configurable` (its `thread_id`). */
+/** What a hook reads of the agent's runtime: the run's `configurable` (`thread_id`, `user_id`). */
 export interface AgentRuntimeLike {
-  readonly configurable?: { thread_id?: string; [key: string]: unknown } | undefined;
+  readonly configurable?:
+    | { thread_id?: string; user_id?: string; [key: string]: unknown }
+    | undefined;
   readonly context?: unknown;
 }
 
