@@ -146,7 +146,7 @@ describe('user ids the LangChain adapters refuse', () => {
     expect(await engine.session('t').history()).toStrictEqual([]);
   });
 
-  it('memMiddleware({ userId }): a function may name the user; a bad value it returns is refused', async () => {
+  it('memMiddleware({ userId }): a function may name the user (the thread is bound to it); a bad value it returns is refused', async () => {
     const engine = createMemoryEngine({ profile: {}, store: createInMemoryStore() });
     const agent = (userId: () => unknown) =>
       createAgent({
@@ -161,11 +161,12 @@ describe('user ids the LangChain adapters refuse', () => {
 
     await ask(() => 'ana');
     expect(await engine.session('t').history()).toHaveLength(2);
+    expect((await engine.store.info('t'))?.userId).toBe('ana');
     const error = await failure(() => ask(() => 7));
     expect(validationError(error)?.field).toBe('userId (returned by the function)');
   });
 
-  it('memSessionHooks: a bad configurable.user_id fails the run on createReactAgent, naming the field', async () => {
+  it('memSessionHooks: a bad configurable.user_id fails the run on createReactAgent, naming the field; a good one binds the thread', async () => {
     const engine = createMemoryEngine({ profile: {}, store: createInMemoryStore() });
     const llm = new AnsweringChatModel();
     const agent = createReactAgent({ llm, tools: [], ...memSessionHooks({ engine }) });
@@ -184,6 +185,7 @@ describe('user ids the LangChain adapters refuse', () => {
       { configurable: { thread_id: 't', user_id: 'ana' } },
     );
     expect(await engine.session('t').history()).toHaveLength(2);
+    expect((await engine.store.info('t'))?.userId).toBe('ana');
   });
 
   it('MemChatMessageHistory: a bad userId is refused at construction, naming the field', () => {
