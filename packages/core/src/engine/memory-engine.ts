@@ -344,7 +344,7 @@ export function createMemoryEngine(options: MemoryEngineOptions): MemoryEngine {
       const userId = sessionUser(sessionOptions);
       cachedFor(sessionId, userId);
       // The handle finds the session's state at each call: after an eviction, a new one.
-      return forwarding(sessionId, userId, () => cachedFor(sessionId, userId).session);
+      return forwarding(sessionId, userId, () => cachedFor(sessionId, userId));
     },
     user(userId) {
       assertValidUserId(userId);
@@ -405,11 +405,11 @@ function otherUser(sessionId: string): MemValidationError {
 function forwarding(
   id: string,
   userId: string | undefined,
-  current: () => MemorySession,
+  current: () => CachedSession,
 ): MemorySession {
   const call = <T>(run: (session: MemorySession) => Promise<T>): Promise<T> => {
     try {
-      return run(current());
+      return run(current().session);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -417,7 +417,7 @@ function forwarding(
   return {
     id,
     get userId() {
-      return userId ?? current().userId;
+      return userId ?? current().state.userId;
     },
     append: (messages, options) => call((s) => s.append(messages, options)),
     context: (options) => call((s) => s.context(options)),
