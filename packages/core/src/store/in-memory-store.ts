@@ -82,7 +82,8 @@ const DEFAULT_LIST_LIMIT = 100;
  *   `import` takes the snapshot's. `list({ userId })` filters by it. User facts live beside the
  *   sessions of the namespace: `writeUserFacts` is a compare-and-swap on the version, an empty
  *   write keeps the version (no facts), `forgetUser` clears each bound session (like `clear`,
- *   counters kept) and deletes the facts document (the user reads as version 0 again).
+ *   counters kept) and deletes the facts document (the user reads as version 0 again). Facts
+ *   have no TTL; it scans the namespace's sessions (a user index is not worth it in memory).
  * - With `ttlMs`, a session (or its cleared counters) expires `ttlMs` after its last successful
  *   write (import included); reads, duplicate appends and failed writes do not extend it, and an
  *   expired session reads as if it never existed (counters back to 0). Expired entries are also
