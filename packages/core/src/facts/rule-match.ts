@@ -1,0 +1,345 @@
+import type { CompiledPattern, PatternMatch, RulePattern } from './rule-pattern.ts';
+import type { Token } from './rule-text.ts';
+import {
+  ADVERBS,
+  ARTICLES,
+  CONVERSATION_NOUNS,
+  NOT_EMPLOYER,
+  NOT_NAME,
+  NOT_PLACE,
+  NOT_THING,
+  TALK_VERBS,
+  TERMINATORS,
+  TRAILING,
+} from './rule-words.ts';
+
+/** What a value slot read: tokens `[from, to)` of the sentence, and what came after. */
+interface Span {
+  from: number;
+  to: number;
+  negated: boolean;
+}
+
+const NAME_WORD = /^[\p{L}\p{M}'’.-]{1,30}$/u;
+const NAME_PARTICLES = new Set([
+  'de',
+  'da',
+  'do',
+  'dos',
+  'das',
+  'van',
+  'von',
+  'der',
+  'del',
+  'di',
+  'du',
+  'la',
+  'le',
+  'y',
+  'e',
+  'bin',
+  'al',
+  'el',
+  'ten',
+  'st',
+]);
+const VALUE_LEAD = new Set(['mucho', 'muito', 'beaucoup', 'bien', 'sehr', 'gern', 'gerne']);
+const JOB_ARTICLES = new Set(['a', 'an', 'ein', 'eine', 'un', 'une', 'una', 'um', 'uma']);
+const PREFERENCE_SPLIT = new Set([
+  'au',
+  'aux',
+  'al',
+  'over',
+  'to',
+  'rather',
+  'instead',
+  'than',
+  'à',
+  'a',
+  'als',
+  'que',
+  'more',
+]);
+const NEGATION_AFTER = new Set(['nicht']);
+const NO_LONGER = new Set(['anymore', 'longer', 'mehr', 'plus', 'más', 'mais']);
+
+/** A time after a value (`Porto last month`, `Curitiba no ano passado`) ends it. */
+const TIME_NOUNS = new Set([
+  'year',
+  'years',
+  'month',
+  'months',
+  'week',
+  'weeks',
+  'jahr',
+  'jahren',
+  'monat',
+  'monaten',
+  'woche',
+  'an',
+  'ans',
+  'année',
+  'mois',
+  'semaine',
+  'año',
+  'años',
+  'mes',
+  'meses',
+  'semana',
+  'ano',
+  'anos',
+  'mês',
+  'passado',
+  'pasado',
+  'dernier',
+  'dernière',
+  'passée',
+]);
+const isTerminator = (t: Token) => !t.cap && TERMINATORS.has(t.norm);
+const hasLetter = (s: string) => /\p{L}/u.test(s);
+
+/** Tokens of a value from `i`: up to `max`, stopping at a clause boundary or a terminator. */
+function span(tokens: readonly Token[], i: number, max: number): Span | undefined {
+  let j = i;
+  while (j < tokens.length && j - i < max) {
+    const t = tokens[j] as Token;
+    if (t.sep === true || (j > i && isTerminator(t))) break;
+    if (j > i && !t.cap && (TIME_NOUNS.has(t.norm) || TIME_NOUNS.has(tokens[j + 1]?.norm ?? '')))
+      break;
+    j++;
+  }
+  let negated = false;
+  while (j > i) {
+    const last = tokens[j - 1] as Token;
+    if (NEGATION_AFTER.has(last.norm)) negated = true;
+    else if (!(TRAILING.has(last.norm) && !last.cap)) break;
+    j--;
+  }
+  if (j < tokens.length && NEGATION_AFTER.has((tokens[j] as Token).norm)) negated = true;
+  return j > i ? { from: i, to: j, negated } : undefined;
+}
+
+function nameSpan(tokens: readonly Token[], i: number, lowerOnly: boolean): Span | undefined {
+  const first = tokens[i];
+  if (first === undefined || first.sep === true || NOT_NAME.has(first.norm)) return undefined;
+  if (!NAME_WORD.test(first.raw)) return undefined;
+  if (!first.cap) return lowerOnly ? { from: i, to: i + 1, negated: false } : undefined;
+  let j = i + 1;
+  while (j < tokens.length && j - i < 4) {
+    const t = tokens[j] as Token;
+    const next = tokens[j + 1];
+    if (t.cap && NAME_WORD.test(t.raw) && !NOT_NAME.has(t.norm)) j++;
+    else if (NAME_PARTICLES.has(t.norm) && next?.cap === true && NAME_WORD.test(next.raw)) j += 2;
+    else break;
+  }
+  return { from: i, to: j, negated: false };
+}
+
+function placeOk(tokens: readonly Token[], s: Span, lowerOnly: boolean, capOnly: boolean) {
+  let cap = false;
+  for (let k = s.from; k < s.to; k++) {
+    const t = tokens[k] as Token;
+    if (NOT_PLACE.has(t.norm)) return false;
+    if (t.cap) cap = true;
+  }
+  if (cap) return true;
+  if (capOnly) return false;
+  const first = (tokens[s.from] as Token).norm;
+  if (ARTICLES.has(first)) return s.to - s.from >= 2 && s.to - s.from <= 4;
+  return lowerOnly;
+}
+
+function jobSpan(tokens: readonly Token[], i: number, jobs: ReadonlySet<string>): Span | undefined {
+  let from = i;
+  if (JOB_ARTICLES.has(tokens[from]?.norm ?? '')) from++;
+  for (let k = from; k < tokens.length && k - from < 4; k++) {
+    const t = tokens[k] as Token;
+    if (t.sep === true || isTerminator(t) || NOT_THING.has(t.norm)) return undefined;
+    if (jobs.has(t.norm)) {
+      let to = k + 1;
+      while (to < tokens.length && to - from < 5 && jobs.has((tokens[to] as Token).norm)) to++;
+      return { from, to, negated: false };
+    }
+  }
+  return undefined;
+}
+
+function thingOk(tokens: readonly Token[], s: Span): boolean {
+  const first = tokens[s.from] as Token;
+  if (NOT_THING.has(first.norm)) return false;
+  if (first.norm === 'to') {
+    const verb = tokens[s.from + 1];
+    if (verb === undefined || s.to - s.from < 2 || TALK_VERBS.has(verb.norm)) return false;
+  }
+  for (let k = s.from; k < s.to; k++) {
+    const norm = (tokens[k] as Token).norm;
+    if (CONVERSATION_NOUNS.has(norm) || NOT_THING.has(norm)) {
+      if (k === s.from || norm !== 'more') return false;
+    }
+  }
+  return true;
+}
+
+/** Reads the value of `pattern` at token `i`; undefined when what follows is not one. */
+export function readValue(
+  p: Pick<RulePattern, 'slot' | 'capOnly' | 'jobs'>,
+  tokens: readonly Token[],
+  i: number,
+  lowerOnly: boolean,
+) {
+  let at = i;
+  switch (p.slot) {
+    case 'none':
+      return { from: i, to: i, negated: false };
+    case 'name':
+      return nameSpan(tokens, at, lowerOnly);
+    case 'place': {
+      const s = span(tokens, at, 6);
+      return s !== undefined && placeOk(tokens, s, lowerOnly, p.capOnly === true) ? s : undefined;
+    }
+    case 'org': {
+      const s = span(tokens, at, 6);
+      if (s === undefined) return undefined;
+      let first = (tokens[s.from] as Token).norm;
+      if (ARTICLES.has(first) && s.to - s.from > 1) first = (tokens[s.from + 1] as Token).norm;
+      if (NOT_EMPLOYER.has(first)) return undefined;
+      return placeOk(tokens, s, lowerOnly, p.capOnly === true) ? s : undefined;
+    }
+    case 'job':
+      return jobSpan(tokens, at, p.jobs ?? new Set());
+    case 'job-free': {
+      if (JOB_ARTICLES.has(tokens[at]?.norm ?? '')) at++;
+      const s = span(tokens, at, 4);
+      return s !== undefined && thingOk(tokens, s) ? s : undefined;
+    }
+    case 'thing': {
+      while (VALUE_LEAD.has(tokens[at]?.norm ?? '')) at++;
+      const s = span(tokens, at, 6);
+      return s !== undefined && thingOk(tokens, s) ? s : undefined;
+    }
+    case 'rest': {
+      let end = at;
+      while (end < tokens.length && (tokens[end] as Token).norm !== '"') end++;
+      const first = tokens[at];
+      if (end - at < 3 || first === undefined) return undefined;
+      if (
+        [
+          'what',
+          'when',
+          'where',
+          'how',
+          'who',
+          'why',
+          'which',
+          'me',
+          'the',
+          'this',
+          'if',
+          'that',
+          'dass',
+          'que',
+          'de',
+          'se',
+        ].includes(first.norm)
+      ) {
+        return undefined;
+      }
+      return { from: at, to: end, negated: false };
+    }
+  }
+}
+
+/** The key of a value: lower case, leading articles dropped, up to the first `over`/`to`. */
+export function keyOf(tokens: readonly Token[], from: number, to: number): string {
+  let i = from;
+  while (i < to - 1 && ARTICLES.has((tokens[i] as Token).norm)) i++;
+  const words: string[] = [];
+  for (let k = i; k < to; k++) {
+    const norm = (tokens[k] as Token).norm;
+    if (k > i && PREFERENCE_SPLIT.has(norm)) break;
+    if (norm !== "'s") words.push(norm);
+  }
+  return words.join(' ').slice(0, 100);
+}
+
+export interface MatchContext {
+  src: string;
+  tokens: readonly Token[];
+  lowerOnly: boolean;
+  afterGreeting: boolean;
+  inQuestion: boolean;
+  /** The statement begins its sentence or follows a conjunction (subjectless patterns). */
+  clauseStart: boolean;
+}
+
+/** The end of the pattern's words matched at `i` (adverbs between them skipped), or -1. */
+function matchWords(c: CompiledPattern, tokens: readonly Token[], i: number): number {
+  let j = i;
+  for (let w = 0; w < c.words.length; w++) {
+    const want = c.words[w] as ReadonlySet<string>;
+    let skipped = 0;
+    while (
+      w > 0 &&
+      skipped < 2 &&
+      j < tokens.length &&
+      !want.has((tokens[j] as Token).norm) &&
+      ADVERBS.has((tokens[j] as Token).norm)
+    ) {
+      j++;
+      skipped++;
+    }
+    if (w > 0 && tokens[j]?.norm === ',' && !want.has(',')) j++;
+    const t = tokens[j];
+    if (t === undefined || t.sep === true || !want.has(t.norm)) return -1;
+    j++;
+  }
+  return j;
+}
+
+/** Every pattern match starting at token `i`, as pattern + match + the value's token span. */
+export function matchAt(
+  index: ReadonlyMap<string, readonly CompiledPattern[]>,
+  ctx: MatchContext,
+  i: number,
+): { pattern: RulePattern; match: PatternMatch; from: number; to: number }[] {
+  const { tokens, src } = ctx;
+  const first = tokens[i];
+  const candidates = first === undefined ? undefined : index.get(first.norm);
+  if (candidates === undefined) return [];
+  const out: { pattern: RulePattern; match: PatternMatch; from: number; to: number }[] = [];
+  for (const c of candidates) {
+    const p = c.pattern;
+    if (p.greeting === true && !ctx.afterGreeting) continue;
+    if (p.subjectless === true && !ctx.clauseStart) continue;
+    if (ctx.inQuestion && p.request !== true) continue;
+    const end = matchWords(c, tokens, i);
+    if (end === -1) continue;
+    let valueAt = end;
+    if (p.slot === 'name' && ADVERBS.has(tokens[valueAt]?.norm ?? '')) valueAt++;
+    const s = readValue(p, tokens, valueAt, ctx.lowerOnly);
+    if (s === undefined) continue;
+    if (p.followedBy !== undefined && !p.followedBy.has(tokens[s.to]?.norm ?? '')) continue;
+    const last = tokens[end - 1] as Token;
+    const value =
+      s.to > s.from
+        ? src.slice((tokens[s.from] as Token).start, (tokens[s.to - 1] as Token).end)
+        : '';
+    if (p.slot !== 'none' && !hasLetter(value)) continue;
+    let noLonger = false;
+    for (let k = i; k < Math.min(tokens.length, s.to + 3); k++) {
+      if (NO_LONGER.has((tokens[k] as Token).norm)) noLonger = true;
+    }
+    const words: string[] = [];
+    for (let k = i; k < end; k++) words.push((tokens[k] as Token).norm);
+    const match: PatternMatch = {
+      value,
+      key: s.to > s.from ? keyOf(tokens, s.from, s.to) : '',
+      words,
+      prep: src.slice(last.start, last.end),
+      negated: s.negated,
+      noLonger,
+    };
+    out.push({ pattern: p, match, from: s.from, to: s.to });
+  }
+  return out;
+}

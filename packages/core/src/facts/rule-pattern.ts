@@ -1,0 +1,118 @@
+import type { Token } from './rule-text.ts';
+
+/**
+ * A statement pattern of the rules extractor: the words a statement starts with (matched as
+ * tokens, not as a regular expression), the kind of value that follows, and the fact it makes.
+ */
+
+export type RuleLanguage = 'en' | 'de' | 'fr' | 'es' | 'pt';
+
+/**
+ * - `name`: one to four name words; `place`, `org`: a place or an organisation (up to six words);
+ * - `job`: an occupation from the language's list of jobs (`a senior nurse`);
+ * - `job-free`: any short occupation (after `i work as`); `thing`: what someone likes;
+ * - `rest`: the rest of the sentence (`remember that ...`); `none`: the words are the fact.
+ */
+export type Slot = 'name' | 'place' | 'org' | 'job' | 'job-free' | 'thing' | 'rest' | 'none';
+
+export type Candidate =
+  | { kind: 'set'; about: string; text: string; value: string }
+  | { kind: 'retract'; about: string; value?: string }
+  | { kind: 'forget'; value: string; tokens: Token[]; src: string };
+
+export interface PatternMatch {
+  /** The value in the user's own words. */
+  value: string;
+  /** The value as a key (`preference:<key>`): lower case, without leading articles. */
+  key: string;
+  /** The pattern's words as written by the user, lower case. */
+  words: string[];
+  /** The last word of the pattern as written (`à`, `no`, `in`): some languages' facts repeat it. */
+  prep: string;
+  /** `nicht` after the value, or `any more` / `no longer`: the statement is negated. */
+  negated: boolean;
+  noLonger: boolean;
+}
+
+export interface RulePattern {
+  lang: RuleLanguage;
+  /** `|`-separated phrases; words separated by spaces; `a/b` alternatives; `x?` optional. */
+  say: string;
+  slot: Slot;
+  /** Only after a greeting (`hi, i'm Ana`): `i'm X` alone is too often not a name. */
+  greeting?: boolean;
+  /** Also in a question (`can you remember that ...?`). */
+  request?: boolean;
+  /** `forget that ...`: removes the facts the rest of the sentence names (a `rest` slot). */
+  forget?: boolean;
+  /** The value must have a capitalized word, even in an all-lower-case sentence. */
+  capOnly?: boolean;
+  /** The word that must follow the value (`ich bin nach Berlin gezogen`). */
+  followedBy?: ReadonlySet<string>;
+  /** Occupations for the `job` slot. */
+  jobs?: ReadonlySet<string>;
+  build(m: PatternMatch): Candidate | undefined;
+  /**
+   * What may follow the value, introduced by one of `preps`: the employer after a job (`i'm a
+   * nurse at St Mary's`), the job after an employer (`i work at Spotify as a data engineer`).
+   */
+  after?: {
+    preps: ReadonlySet<string>;
+    slot: Slot;
+    build(value: string, prep: string): Candidate;
+  }[];
+  /** A statement without its subject (`just moved to Austin`, `... und wohne in Leipzig`). */
+  subjectless?: boolean;
+}
+
+export interface CompiledPattern {
+  pattern: RulePattern;
+  words: ReadonlySet<string>[];
+}
+
+function expand(tokens: string[]): string[][] {
+  let out: string[][] = [[]];
+  for (const t of tokens) {
+    if (t.endsWith('?') && t.length > 1) {
+      const word = t.slice(0, -1);
+      out = [...out, ...out.map((seq) => [...seq, word])];
+    } else out = out.map((seq) => [...seq, t]);
+  }
+  return out.filter((seq) => seq.length > 0);
+}
+
+/** Indexes patterns by their possible first words. */
+export function compilePatterns(patterns: readonly RulePattern[]): Map<string, CompiledPattern[]> {
+  const index = new Map<string, CompiledPattern[]>();
+  for (const pattern of patterns) {
+    for (const phrase of pattern.say.split('|')) {
+      for (const seq of expand(phrase.trim().split(/\s+/))) {
+        const words = seq.map((t) => new Set(t.split('/')));
+        for (const first of words[0] as Set<string>) {
+          const list = index.get(first) ?? [];
+          if (list.length === 0) index.set(first, list);
+          list.push({ pattern, words });
+        }
+      }
+    }
+  }
+  return index;
+}
+
+export const set = (about: string, text: string, value: string): Candidate => ({
+  kind: 'set',
+  about,
+  text,
+  value,
+});
+
+/** `a nurse`, `an engineer`. */
+export const withArticle = (value: string) =>
+  /^[aeiouAEIOU]/.test(value) ? `an ${value}` : `a ${value}`;
+
+/** Joins a preposition and a value: `d'` + `Italie` -> `d'Italie`, `à` + `Lyon` -> `à Lyon`. */
+export const prepJoin = (prep: string, value: string) =>
+  prep.endsWith("'") || prep.endsWith('’') ? `${prep}${value}` : `${prep} ${value}`;
+
+/** Upper-cases the first letter of a fact. */
+export const sentenceCase = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);

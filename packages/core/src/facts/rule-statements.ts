@@ -1,0 +1,178 @@
+import { type MatchContext, matchAt, readValue } from './rule-match.ts';
+import { type Candidate, type CompiledPattern, compilePatterns } from './rule-pattern.ts';
+import { DE_PATTERNS } from './rule-patterns-de.ts';
+import { EN_PATTERNS } from './rule-patterns-en.ts';
+import { ES_PATTERNS } from './rule-patterns-es.ts';
+import { FR_PATTERNS } from './rule-patterns-fr.ts';
+import { PT_PATTERNS } from './rule-patterns-pt.ts';
+import { readSentences, type Sentence, type Token } from './rule-text.ts';
+import {
+  CONDITIONAL,
+  CONJUNCTIONS,
+  GREETING_PHRASES,
+  GREETINGS,
+  MARKER_PHRASES,
+  MARKERS,
+  META,
+  NOT_SERIOUS,
+  SAYING,
+} from './rule-words.ts';
+
+/**
+ * Finds the explicit self-statements of one user message: for every place a statement may begin
+ * (a sentence, a clause after `,` or `:`, a conjunction), discourse markers skipped, the patterns
+ * that start there. Questions, conditionals, jokes, quotations and code never state anything.
+ */
+
+const INDEX: ReadonlyMap<string, readonly CompiledPattern[]> = compilePatterns([
+  ...EN_PATTERNS,
+  ...DE_PATTERNS,
+  ...FR_PATTERNS,
+  ...ES_PATTERNS,
+  ...PT_PATTERNS,
+]);
+
+/** Skips discourse markers from `i`; returns where the statement starts and if one was a greeting. */
+function skipMarkers(tokens: readonly Token[], i: number): { at: number; greeting: boolean } {
+  let at = i;
+  let greeting = false;
+  for (let n = 0; n < 4 && at < tokens.length; n++) {
+    const t = tokens[at] as Token;
+    if (t.sep === true && t.norm !== '"') {
+      at++;
+      continue;
+    }
+    const phrase = MARKER_PHRASES.find((p) => p.every((w, k) => tokens[at + k]?.norm === w));
+    if (phrase !== undefined) {
+      if (GREETING_PHRASES.has(phrase.join(' '))) greeting = true;
+      at += phrase.length;
+    } else if (
+      MARKERS.has(t.norm) &&
+      tokens[at + 1]?.norm !== 'is' &&
+      tokens[at + 1]?.norm !== "'s"
+    ) {
+      if (GREETINGS.has(t.norm)) greeting = true;
+      at++;
+    } else break;
+  }
+  return { at, greeting };
+}
+
+/** Token positions where a statement may begin. */
+function starts(tokens: readonly Token[]): number[] {
+  const out = [0];
+  for (let k = 0; k < tokens.length - 1; k++) {
+    const t = tokens[k] as Token;
+    if (t.sep === true) {
+      if (t.norm === ':' && SAYING.has(tokens[k - 1]?.norm ?? '')) continue;
+      if (t.norm !== '"') out.push(k + 1);
+    } else if (CONJUNCTIONS.has(t.norm) && k > 0) out.push(k + 1);
+  }
+  return out;
+}
+
+function conditionalBefore(tokens: readonly Token[], i: number): boolean {
+  for (let k = 0; k < i; k++) {
+    const norm = (tokens[k] as Token).norm;
+    if (CONDITIONAL.has(norm)) return true;
+    if (norm === 'se' && tokens[k + 1]?.norm === 'eu') return true;
+  }
+  return false;
+}
+
+function sentenceCandidates(s: Sentence, src: string, greeting: boolean): Candidate[] {
+  const lower = s.text.toLowerCase();
+  if (NOT_SERIOUS.some((m) => lower.includes(m))) return [];
+  const { tokens } = s;
+  let lastSep = -1;
+  for (let k = 0; k < tokens.length; k++) if (tokens[k]?.sep === true) lastSep = k;
+  const out: Candidate[] = [];
+  let sentenceGreeting = greeting;
+  for (const start of starts(tokens)) {
+    if (conditionalBefore(tokens, start)) break;
+    const { at, greeting: g } = skipMarkers(tokens, start);
+    if (g) sentenceGreeting = true;
+    const ctx: MatchContext = {
+      src,
+      tokens,
+      lowerOnly: s.lowerOnly,
+      afterGreeting: sentenceGreeting,
+      inQuestion: s.question && at > lastSep,
+      clauseStart: start === 0 || CONJUNCTIONS.has(tokens[start - 1]?.norm ?? ''),
+    };
+    out.push(...candidatesAt(ctx, at));
+  }
+  return out;
+}
+
+function candidatesAt(ctx: MatchContext, at: number): Candidate[] {
+  const out: Candidate[] = [];
+  const longest = new Map<object, ReturnType<typeof matchAt>[number]>();
+  for (const m of matchAt(INDEX, ctx, at)) {
+    const prev = longest.get(m.pattern);
+    if (prev === undefined || m.from > prev.from) longest.set(m.pattern, m);
+  }
+  for (const { pattern, match, from, to } of longest.values()) {
+    if (pattern.slot === 'rest') {
+      // `remember that I live in Porto` is the statement itself; `forget that ...` removes it.
+      const inner = candidatesAt({ ...ctx, inQuestion: false }, from).filter(
+        (c) => c.kind === 'set',
+      );
+      if (pattern.forget === true) {
+        if (inner.length > 0) {
+          for (const c of inner)
+            if (c.kind === 'set') out.push({ kind: 'retract', about: c.about, value: c.value });
+        } else
+          out.push({
+            kind: 'forget',
+            value: match.value,
+            tokens: ctx.tokens.slice(from, to),
+            src: ctx.src,
+          });
+        continue;
+      }
+      if (inner.length > 0) {
+        out.push(...inner);
+        continue;
+      }
+    }
+    const c = pattern.build(match);
+    if (c === undefined) continue;
+    out.push(c);
+    const next = ctx.tokens[to];
+    const after =
+      next === undefined ? undefined : pattern.after?.find((a) => a.preps.has(next.norm));
+    if (after !== undefined && next !== undefined) {
+      const more = readValue(
+        { slot: after.slot, jobs: pattern.jobs ?? new Set<string>() },
+        ctx.tokens,
+        to + 1,
+        ctx.lowerOnly,
+      );
+      if (more !== undefined && more.to > more.from) {
+        const first = ctx.tokens[more.from] as Token;
+        const last = ctx.tokens[more.to - 1] as Token;
+        out.push(after.build(ctx.src.slice(first.start, last.end), next.raw));
+      }
+    }
+  }
+  return out;
+}
+
+/** The statements of one user message, in order (at most `maxChars` characters read). */
+export function findStatements(text: string, maxChars: number): Candidate[] {
+  const src = text.length > maxChars ? text.slice(0, maxChars) : text;
+  const lower = src.toLowerCase();
+  if (META.some((m) => lower.includes(m))) return [];
+  const sentences = readSentences(src, maxChars);
+  const first = sentences[0]?.tokens[0]?.norm;
+  const opensWithGreeting =
+    first !== undefined &&
+    (GREETINGS.has(first) ||
+      MARKER_PHRASES.some((p) => GREETING_PHRASES.has(p.join(' ')) && p[0] === first));
+  const out: Candidate[] = [];
+  sentences.forEach((s, n) => {
+    out.push(...sentenceCandidates(s, src, opensWithGreeting && n <= 1));
+  });
+  return out;
+}

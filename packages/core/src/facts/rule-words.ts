@@ -1,0 +1,216 @@
+/** Word lists of the rules extractor (English, German, French, Spanish, Portuguese), lower case. */
+
+const words = (s: string) => new Set(s.split(/\s+/).filter((w) => w.length > 0));
+
+/** Where a statement may begin after: a discourse marker (skipped, up to three in a row). */
+export const MARKERS = words(`
+  actually well btw oh also anyway ok okay so now update correction sorry hi hello hey
+  greetings yes yeah yep fyi indeed honestly basically today nowadays still currently
+  eigentlich übrigens also hallo ja jetzt inzwischen mittlerweile nun na
+  bonjour salut coucou oui alors bref maintenant enfin désormais
+  hola sí bueno pues ahora oye actualmente
+  olá oi sim bom então agora aliás atualmente`);
+/** Multi-word markers, as token sequences. */
+export const MARKER_PHRASES = [
+  'by the way',
+  'just so you know',
+  'for the record',
+  'for your information',
+  'in fact',
+  'to be honest',
+  'i mean',
+  'good morning',
+  'good evening',
+  'good afternoon',
+  'guten tag',
+  'guten morgen',
+  'en fait',
+  'au fait',
+  'en realidad',
+  'de hecho',
+  'por cierto',
+  'na verdade',
+  'de facto',
+  'bom dia',
+  'boa tarde',
+  'buenos días',
+  'buenas tardes',
+  'by the way also',
+].map((p) => p.split(' '));
+export const GREETINGS = words(`hi hello hey greetings hallo bonjour salut coucou hola olá oi`);
+export const GREETING_PHRASES = new Set([
+  'good morning',
+  'good evening',
+  'good afternoon',
+  'guten tag',
+  'guten morgen',
+  'bom dia',
+  'boa tarde',
+  'buenos días',
+  'buenas tardes',
+]);
+
+/** Conjunctions after which a new statement may begin. */
+export const CONJUNCTIONS = words(`and but plus und aber sondern et mais y pero e mas`);
+
+/** Adverbs skipped between the words of a pattern (`i really like`, `ich wohne jetzt in`). */
+export const ADVERBS = words(`
+  really actually currently now also still just absolutely totally definitely truly personally
+  recently finally do mostly always genuinely honestly already
+  jetzt auch noch gerade wirklich sehr schon seit kurzem inzwischen mittlerweile einfach bitte
+  letztes letzten vorigen jahr monat vor
+  bien beaucoup vraiment aussi maintenant actuellement toujours
+  mucho también ahora actualmente realmente todavía
+  muito também agora atualmente realmente ainda`);
+
+/** Words that end a value when written in lower case (a new clause, a time, a reason). */
+export const TERMINATORS = words(`
+  and but because since so although though where which who whom whose when while with for
+  now currently anymore these right at last next this ago recently already too also as
+  yesterday today tonight lol haha btw if or than then until till after before
+  und aber weil seit jetzt mit wo als wenn oder dann denn gezogen umgezogen geboren
+  aufgewachsen nicht mehr gerade schon heute
+  et mais parce depuis maintenant avec où qui quand ou puis car actuellement
+  y pero porque desde ahora con donde que cuando hace
+  e mas porque desde agora com onde quando ou há já
+  not never any more`);
+
+/** Tokens dropped from the end of a value (`Paris now`, `Porto last month`). */
+export const TRAILING = words(`now too anymore either though lol haha btw here there again
+  jetzt auch hier maintenant aussi ici ahora también aquí agora também aqui ya já`);
+
+/** Never a name, whatever the case. */
+export const NOT_NAME = words(`
+  not no the a an back here there fine good ok okay sorry sure ready done going just also still
+  so very really from at in on with tired new happy glad busy home late ill sick hungry bored
+  confused lost stuck afraid alone single married curious interested trying looking working
+  talking asking wondering thinking using writing building learning doing on over out up down
+  it this that what who me myself you he she they we your his her their our
+  nicht kein keine hier da müde gut der die das ein eine
+  pas ici le la les un une fatigué content désolé
+  no aquí el la los las un una cansado bien
+  não aqui o a os as um uma cansado bem
+  weird long hard common unusual funny boring difficult secret unknown irrelevant`);
+
+/** Never the thing a person likes (`i like it`, `i love how you explained`). */
+export const NOT_THING = words(`
+  it that this these those you your yours how what when where why which who him her them us
+  the way so something anything everything nothing much more less very too
+  es das dies dich dir sie ihn euch was wie
+  ça cela ce te toi vous comment quand
+  eso esto te ti usted cómo cuando tu tus su sus
+  isso isto você te ti como quando seu sua teu tua
+  dein deine deinen deiner ta ton tes votre vos
+  night nights noche noches nuit noite noites nacht`);
+/** Nouns that show a sentence is about the conversation, not a lasting taste. */
+export const CONVERSATION_NOUNS = words(`
+  answer idea explanation suggestion response reply solution plan example version approach
+  question point list code output result tip advice help summary draft option
+  antwort idee erklärung vorschlag lösung beispiel
+  réponse idée explication suggestion solution exemple
+  respuesta idea explicación sugerencia solución ejemplo
+  resposta ideia explicação sugestão solução exemplo`);
+/** Verbs after `i like to` / `i'd love to` that are talk, not a pastime. */
+export const TALK_VERBS = words(`know see hear ask think say thank help try understand learn
+  point mention add clarify confirm check share tell`);
+
+/** Places that are not a place someone lives (`i live in fear`, `i'm from the future`). */
+export const NOT_PLACE = words(`
+  fear hope denial peace harmony sin luxury poverty style comfort bubble world fantasy dream
+  dreams past present future moment meantime meanwhile flat apartment house dorm tent van car
+  cave basement room office team department company group support sales marketing class
+  question step topic page section part chapter level stage phase thread chat conversation
+  it hr qa pr it's internet cloud matrix shadows
+  angst frieden zukunft vergangenheit wohnung haus zimmer büro
+  peur paix futur passé appartement maison chambre bureau
+  miedo paz futuro pasado piso apartamento casa habitación oficina
+  medo paz futuro passado apartamento casa quarto escritório`);
+/** Not an employer (`i work at home`, `i work for myself`). */
+export const NOT_EMPLOYER = words(`
+  home night nights weekends weekend myself yourself moment night-shift it this that night
+  hause zuhause home-office nacht
+  maison domicile nuit
+  casa noche
+  casa noite`);
+
+export const ARTICLES = words(`the a an my our der die das den dem des ein eine einen einem
+  einer mein meine meinen le la les un une mon ma mes el los las un una unos unas mi mis o a os
+  as um uma uns umas meu minha meus minhas to de do da dos das du des`);
+
+/** Sentences with these are jokes, sarcasm or role play: nothing in them is a fact. */
+export const NOT_SERIOUS = [
+  'yeah right',
+  'oh great',
+  'oh sure',
+  'oh joy',
+  'just love',
+  ' /s',
+  '🙄',
+  '😂',
+  '🤣',
+  'lol',
+  'haha',
+  'pretend',
+  'imagine',
+  'roleplay',
+  'role-play',
+  'role play',
+  "let's play",
+  "let's say",
+  'suppose',
+  'hypothetically',
+  'fictional',
+  'character',
+  'in this story',
+  'as if',
+  'stell dir vor',
+  'angenommen',
+  'tu sais quoi',
+  'imaginons',
+  'supongamos',
+  'imagina',
+  'finja',
+  'suponha',
+  'jaja',
+  'kkkk',
+  'mdr',
+  'ptdr',
+];
+/** Messages with these ask about language or text, not about the person. */
+export const META = [
+  'translate',
+  'translation',
+  'übersetz',
+  'tradu',
+  'how do you say',
+  'how do i say',
+  'grammar',
+  'grammatik',
+  'grammaire',
+  'gramática',
+  'example sentence',
+  'beispielsatz',
+  'phrase d’exemple',
+  "phrase d'exemple",
+  'in a sentence',
+  'proofread',
+  'correct this',
+  'korrigier',
+  'corrige',
+  'rewrite',
+  'paraphrase',
+  'spell check',
+  'spellcheck',
+  'what does',
+  'was bedeutet',
+  'que veut dire',
+  'qué significa',
+  'o que significa',
+];
+
+/** Words that make what follows hypothetical or not yet true, when they come first. */
+export const CONDITIONAL = words(`if unless suppose supposing whether once when wish hope
+  wenn falls ob sobald si quand lorsque cuando ojalá quando caso`);
+/** Verbs of saying: a statement after `he said:` is someone else's. */
+export const SAYING = words(`said says say told tells wrote writes asked asks replied thinks
+  thought sagt sagte schrieb dit disait écrit dice dijo escribió diz disse escreveu`);
