@@ -100,19 +100,31 @@ export type ConflictCounter = 'version' | 'epoch';
  * replace or clear rewrote the session; read it again and re-plan).
  */
 export class MemStoreConflictError extends MemError {
+  /** The session that changed; empty for a conflict on a user's facts (see `userId`). */
   readonly sessionId: string;
+  /** The user whose facts changed under a `writeUserFacts` (no session involved). */
+  readonly userId: string | undefined;
   readonly counter: ConflictCounter;
   readonly expected: number;
   readonly actual: number;
 
   constructor(
-    init: { sessionId: string; counter: ConflictCounter; expected: number; actual: number },
+    init: {
+      sessionId: string;
+      counter: ConflictCounter;
+      expected: number;
+      actual: number;
+      userId?: string;
+    },
     options: MemErrorOptions = {},
   ) {
     const session = `[mem/store] session ${JSON.stringify(init.sessionId)}`;
     super(
       'MEM_STORE_CONFLICT',
-      init.counter === 'epoch'
+      init.userId !== undefined
+        ? `[mem/store] the facts of user ${JSON.stringify(init.userId)} are at version ${init.actual}, ` +
+            `expected ${init.expected}: another writer changed them. Read them again and re-apply your change.`
+        : init.counter === 'epoch'
         ? `${session} is at epoch ${init.actual}, expected ${init.expected}: another compaction, ` +
             'erase, replace or clear rewrote it first. Read the session again and re-plan.'
         : `${session} is at version ${init.actual}, expected ${init.expected}: it changed ` +
@@ -121,6 +133,7 @@ export class MemStoreConflictError extends MemError {
     );
     this.name = 'MemStoreConflictError';
     this.sessionId = init.sessionId;
+    this.userId = init.userId;
     this.counter = init.counter;
     this.expected = init.expected;
     this.actual = init.actual;

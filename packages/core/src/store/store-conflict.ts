@@ -30,22 +30,19 @@ export function versionConflictError(
 
 /**
  * A `writeUserFacts` at `expectedVersion` lost: the user's facts changed since they were read.
- * A `MemStoreConflictError` on the `version` counter; its `sessionId` is empty (no session is
- * involved) and its message names the user.
+ * A `MemStoreConflictError` on the `version` counter with `userId` set; its `sessionId` is empty
+ * (no session is involved).
  */
 export function userFactsConflictError(
   userId: string,
   expectedVersion: number,
   actualVersion: number,
 ): MemStoreConflictError {
-  const error = new MemStoreConflictError({
+  return new MemStoreConflictError({
     sessionId: '',
+    userId,
     counter: 'version',
     expected: expectedVersion,
     actual: actualVersion,
   });
-  error.message =
-    `[mem/store] the facts of user ${JSON.stringify(userId)} are at version ${actualVersion}, ` +
-    `expected ${expectedVersion}: another writer changed them. Read them again and re-apply your change.`;
-  return error;
 }

@@ -347,7 +347,11 @@ export interface UserFact {
 /** A user's facts as stored, with the version a write must name to replace them. */
 export interface UserFacts {
   userId: string;
-  /** 0 when the user has no facts document (yet, or any more); grows by one on every write. */
+  /**
+   * 0 when the user never had facts (or after `forgetUser`); grows by one on every write. After a
+   * write of an empty list, `facts` is empty and the version stays at the written one, so a
+   * writer that read before still conflicts.
+   */
   version: number;
   /** Oldest first by `createdAt`, as written. */
   facts: UserFact[];
@@ -387,9 +391,10 @@ export interface StoreV3 extends Omit<StoreV2, 'specificationVersion'> {
   userFacts(userId: string): Promise<UserFacts>;
   /**
    * Replaces the user's facts if they are still at `expectedVersion` (compare-and-swap), else
-   * `MemStoreConflictError`: two writers that read the same version cannot both win, so a
-   * writer re-reads and re-applies its change. An empty `facts` list removes the document
-   * (the version still grows: a writer that read before must re-read).
+   * `MemStoreConflictError` (with `userId` set): two writers that read the same version cannot
+   * both win, so a writer re-reads and re-applies its change. An empty `facts` list removes the
+   * facts but keeps the version (a tombstone), so a writer that read before must re-read;
+   * `forgetUser` removes the tombstone too (the version reads 0 again).
    */
   writeUserFacts(userId: string, input: WriteUserFactsInput): Promise<WriteUserFactsResult>;
   /**
