@@ -98,6 +98,16 @@ export type {
   MemoryManagerListener,
 } from './facades/memory-manager/memory-manager-events.ts';
 export { DEFAULT_SUMMARIZE_PROMPT } from './facades/memory-manager/summarize-callback.ts';
+export type {
+  FactExtractor,
+  FactExtractorInput,
+  FactExtractorOptions,
+  FactExtractorV1,
+  FactOperation,
+} from './facts/fact-extractor.ts';
+export { FACT_EXTRACTOR_SPECIFICATION_VERSION } from './facts/fact-extractor.ts';
+export type { RuleFactExtractorOptions } from './facts/rule-extractor.ts';
+export { createRuleFactExtractor } from './facts/rule-extractor.ts';
 export type { Embedder } from './knowledge/embedder-spec.ts';
 export { createInMemoryKnowledgeBase } from './knowledge/in-memory-knowledge-base.ts';
 export type { InMemoryKnowledgeBaseOptions } from './knowledge/in-memory-knowledge-base-options.ts';
@@ -165,14 +175,6 @@ export { isSummaryMessage, messageText } from './model/message.ts';
 export { messageSchema } from './model/message-schema.ts';
 export type { InMemoryBackend, InMemoryStoreOptions } from './store/in-memory-store.ts';
 export { createInMemoryBackend, createInMemoryStore } from './store/in-memory-store.ts';
-export type {
-  FactExtractor,
-  FactExtractorInput,
-  FactExtractorOptions,
-  FactExtractorV1,
-  FactOperation,
-} from './facts/fact-extractor.ts';
-export { FACT_EXTRACTOR_SPECIFICATION_VERSION } from './facts/fact-extractor.ts';
 export type {
   ForgetUserResult,
   SessionInfo,

@@ -5,6 +5,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { EnginePlaceFactory } from './engine-place.ts';
 import { COLLECTION, engineOn, replay, summarizer, THRESHOLD, WINDOW } from './engine-replay.ts';
 import { flushEngineTests } from './flush-engine-tests.ts';
+import { userIsolationEngineTests } from './user-isolation-engine-tests.ts';
+import { userMemoryEngineTests } from './user-memory-engine-tests.ts';
 
 export type { EnginePlaceFactory, EngineTestPlace } from './engine-place.ts';
 
@@ -19,8 +21,9 @@ const INTERACTIONS = 200;
  * The engine end to end on a backend: 200 interactions with tool calls and errors replayed
  * through `createMemoryEngine` (summaries indexed into the knowledge base), a second connection
  * that sees the same session, `persistence_strategy: "FLUSH"` (the store holds exactly the
- * conversation; two engines flushing at once lose nothing), and the `Memory` and
- * `MemoryManager` facades on the store.
+ * conversation; two engines flushing at once lose nothing), user memory (sessions bound to users,
+ * recall across a user's sessions, user facts, `forgetUser`, and the isolation property between
+ * two users), and the `Memory` and `MemoryManager` facades on the store.
  *
  * ```ts
  * runEngineTests('SQLite', (label) => ({
@@ -99,6 +102,8 @@ export function runEngineTests(
   });
 
   flushEngineTests(name, createPlace);
+  userMemoryEngineTests(name, createPlace);
+  userIsolationEngineTests(name, createPlace);
 
   describe(`facades on ${name}`, () => {
     it('a conversation that opens with an assistant greeting shows it before the first question, also to a second process', async () => {
