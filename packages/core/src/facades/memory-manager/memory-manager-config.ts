@@ -52,6 +52,13 @@ export interface MemoryManagerOptions extends Partial<MemoryConfig> {
   tokenCounter?: TokenCounter;
   /** Clock in ms since the epoch, for entry timestamps. Default `Date.now`. */
   now?: () => number;
+  /**
+   * The user each session belongs to (`undefined`: none), asked whenever the manager opens a
+   * session; return the same user for a session every time. A session of a user is stored for
+   * that user, the user's facts (learnt from what the user says) join its context, and
+   * `forgetUser(userId)` erases it. Default: sessions without users.
+   */
+  userOf?: (sessionId: string) => string | undefined;
 }
 
 const configShape = {
@@ -88,6 +95,11 @@ const optionsSchema = z
         message: 'expected a function returning ms since the epoch',
       })
       .optional(),
+    userOf: z
+      .custom<(sessionId: string) => string | undefined>((v) => typeof v === 'function', {
+        message: 'expected a function (sessionId) => the user id of the session, or undefined',
+      })
+      .optional(),
   })
   .extend(updateSchema.shape);
 
@@ -114,8 +126,16 @@ export function parseMemoryManagerOptions(input: unknown): {
       cause: parsed.error,
     });
   }
-  const { store, summarizeCallback, summarizerTimeout, summaryGate, tokenCounter, now, ...config } =
-    parsed.data;
+  const {
+    store,
+    summarizeCallback,
+    summarizerTimeout,
+    summaryGate,
+    tokenCounter,
+    now,
+    userOf,
+    ...config
+  } = parsed.data;
   return {
     config: { ...DEFAULT_MEMORY_CONFIG, ...definedOnly(config) },
     options: {
@@ -125,6 +145,7 @@ export function parseMemoryManagerOptions(input: unknown): {
       ...(summaryGate === undefined ? {} : { summaryGate }),
       ...(tokenCounter === undefined ? {} : { tokenCounter }),
       ...(now === undefined ? {} : { now }),
+      ...(userOf === undefined ? {} : { userOf }),
     },
   };
 }

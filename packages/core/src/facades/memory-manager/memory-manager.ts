@@ -1,5 +1,9 @@
-import { createMemoryEngine, type MemoryEngine } from '../../engine/memory-engine.ts';
-import type { MessageInput } from '../../engine/memory-session.ts';
+import {
+  createMemoryEngine,
+  type ForgetUserReport,
+  type MemoryEngine,
+} from '../../engine/memory-engine.ts';
+import type { MemorySession, MessageInput } from '../../engine/memory-session.ts';
 import { MemValidationError } from '../../errors/errors.ts';
 import { TypedEmitter } from '../../events/typed-emitter.ts';
 import { createInMemoryStore } from '../../store/in-memory-store.ts';
@@ -41,6 +45,7 @@ import { SessionCompressor } from './session-compressor.ts';
 import { stateOfSnapshot, statsOf } from './session-export.ts';
 import { snapshotOfState } from './session-import.ts';
 import { callbackSummarizer } from './summarize-callback.ts';
+import { type UserOf, userSession } from './user-session.ts';
 
 /**
  * The engine profile behind the facade: the facade decides when to compress (its own triggers),
@@ -88,12 +93,14 @@ export class MemoryManager {
   private readonly events = new TypedEmitter<MemoryManagerEvents>();
   private readonly adds = new KeyedQueue();
   private readonly compressor: SessionCompressor;
+  private readonly userOf: UserOf | undefined;
 
   /** @throws MemConfigError listing every bad option. */
   constructor(options: MemoryManagerOptions = {}) {
     const { config, options: o } = parseMemoryManagerOptions(options);
     this.config = config;
     this.now = o.now ?? Date.now;
+    this.userOf = o.userOf;
     this.engine = createMemoryEngine({
       profile: ENGINE_PROFILE,
       store: o.store ?? createInMemoryStore(o.now === undefined ? {} : { now: o.now }),
@@ -146,7 +153,7 @@ export class MemoryManager {
     options?: AddToolResultOptions,
   ): Promise<MemoryEntry> {
     return this.add(sessionId, async () => {
-      const active = await this.engine.session(sessionId).messages();
+      const active = await this.session(sessionId).messages();
       return toolResultInput(toolName, result, openCallId(active, toolName), options);
     });
   }
@@ -209,7 +216,7 @@ export class MemoryManager {
     const id = snapshot.sessionId;
     await this.compressor.exclusive(id, () =>
       this.adds.run(id, async () => {
-        await this.engine.session(id).clear();
+        await this.session(id).clear();
         await this.store.import(snapshot);
       }),
     );
@@ -217,7 +224,7 @@ export class MemoryManager {
 
   /** Removes the session and everything it holds. Resolves false if it did not exist. */
   async clearSession(sessionId: string): Promise<boolean> {
-    const session = this.engine.session(sessionId);
+    const session = this.session(sessionId);
     return this.compressor.exclusive(sessionId, () =>
       this.adds.run(sessionId, async () => {
         const existed = await session.clear();
@@ -229,21 +236,25 @@ export class MemoryManager {
 
   /** The summaries and the active entries as text for an LLM prompt. */
   async getContextForLLM(sessionId: string): Promise<string> {
-    return formatContext((await this.engine.session(sessionId).context()).messages);
+    return formatContext((await this.session(sessionId).context()).messages);
   }
 
   /** The entries not compressed, summaries included, oldest first. */
   async getActiveEntries(sessionId: string): Promise<MemoryEntry[]> {
-    return (await this.engine.session(sessionId).messages()).map((m) => toEntry(m, undefined));
+    return (await this.session(sessionId).messages()).map((m) => toEntry(m, undefined));
   }
 
   async getStats(sessionId: string): Promise<MemoryStats> {
     return statsOf(await this.exportSession(sessionId));
   }
 
-  /** Waits for the compressions queued or running (of one session, or all). */
-  idle(sessionId?: string): Promise<void> {
-    return this.compressor.idle(sessionId);
+  /**
+   * Waits for the compressions queued or running (of one session, or all), and for the engine's
+   * background work (learning a user's facts, see `userOf`).
+   */
+  async idle(sessionId?: string): Promise<void> {
+    await this.compressor.idle(sessionId);
+    await (sessionId === undefined ? this.engine.idle() : this.engine.session(sessionId).idle());
   }
 
   /** Adds a listener; returns a function that removes it. */
@@ -255,11 +266,25 @@ export class MemoryManager {
     this.events.off(event, listener);
   }
 
+  /**
+   * Erases everything of the user (`userOf`): every session of theirs with its entries and
+   * summaries, and their facts. Waits for the compressions in flight first. Idempotent.
+   */
+  async forgetUser(userId: string): Promise<ForgetUserReport> {
+    await this.idle();
+    return this.engine.forgetUser(userId);
+  }
+
+  /** The engine session of `sessionId`, for its user (`userOf`) when it has one. */
+  private session(sessionId: string): MemorySession {
+    return userSession(this.engine, this.userOf, sessionId);
+  }
+
   private async add(
     sessionId: string,
     build: () => MessageInput | Promise<MessageInput>,
   ): Promise<MemoryEntry> {
-    const session = this.engine.session(sessionId);
+    const session = this.session(sessionId);
     const entry = await this.adds.run(sessionId, async () => {
       const [stored] = await session.append(await build());
       return toEntry(stored!, undefined);

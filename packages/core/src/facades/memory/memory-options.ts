@@ -7,7 +7,7 @@ import {
 } from '../../engine/resolve-parts.ts';
 import { type ConfigIssue, MemConfigError } from '../../errors/errors.ts';
 import type { Store } from '../../store/store-spec.ts';
-import { assertValidSessionId } from '../../store/validate-ids.ts';
+import { assertValidSessionId, assertValidUserId } from '../../store/validate-ids.ts';
 import type { Summarizer } from '../../summarize/summarizer.ts';
 import type { TokenCounter } from '../../tokens/token-counter.ts';
 import { partSchema } from '../part-schema.ts';
@@ -38,6 +38,13 @@ export interface MemoryOptions {
   summarizerTimeout?: number | null;
   /** The conversation's id in the store; reuse it (with the same store) to reopen it. Default: a random id. */
   sessionId?: string;
+  /**
+   * The user the conversation belongs to (1-512 characters of well-formed text): the conversation
+   * is stored for that user, the user's facts (learnt from what the user says: a name, where they
+   * live, "remember that ...") join `messages()`, and the engine's `forgetUser` erases it.
+   * Reopening the conversation for another user is refused. Default: none.
+   */
+  userId?: string;
   /** Counts tokens of messages. Default: gpt-tokenizer, o200k_base. */
   tokenCounter?: TokenCounter;
 }
@@ -51,6 +58,7 @@ export interface ResolvedMemoryOptions {
   summarizer: Summarizer | undefined;
   summarizerTimeout: number | null;
   sessionId: string;
+  userId: string | undefined;
   tokenCounter: TokenCounter | undefined;
 }
 
@@ -63,6 +71,14 @@ const tokenCounterSchema = partSchema<TokenCounter>(tokenCounterProblem);
 const sessionIdSchema = z.string().superRefine((value, ctx) => {
   try {
     assertValidSessionId(value);
+  } catch (error) {
+    ctx.addIssue({ code: 'custom', message: (error as Error).message });
+  }
+});
+
+const userIdSchema = z.string().superRefine((value, ctx) => {
+  try {
+    assertValidUserId(value);
   } catch (error) {
     ctx.addIssue({ code: 'custom', message: (error as Error).message });
   }
@@ -84,6 +100,7 @@ const optionsSchema = z.strictObject({
     .nullable()
     .default(30_000),
   sessionId: sessionIdSchema.optional(),
+  userId: userIdSchema.optional(),
   tokenCounter: tokenCounterSchema.optional(),
 });
 
@@ -118,6 +135,7 @@ export function parseMemoryOptions(input: unknown): ResolvedMemoryOptions {
     summarizer: o.summarizer,
     summarizerTimeout: o.summarizerTimeout,
     sessionId: o.sessionId ?? crypto.randomUUID(),
+    userId: o.userId,
     tokenCounter: o.tokenCounter,
   };
 }

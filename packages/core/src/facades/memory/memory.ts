@@ -25,10 +25,13 @@ import { type MemoryAddOptions, turnMessages } from './turn-messages.ts';
  * pre-compression view; `idle()` waits until compression has settled.
  *
  * Durable only as far as its store is: the default in-memory store is lost with the process.
- * Pass a durable store and a fixed `sessionId` to reopen the conversation later.
+ * Pass a durable store and a fixed `sessionId` to reopen the conversation later, and a `userId`
+ * to make it the user's: the user's facts then join `messages()`.
  */
 export class Memory {
   readonly sessionId: string;
+  /** The user the conversation belongs to (`undefined`: none). */
+  readonly userId: string | undefined;
   readonly strategy: MemoryStrategy;
   readonly maxTurns: number;
   readonly #engine: MemoryEngine;
@@ -43,6 +46,7 @@ export class Memory {
   constructor(options: MemoryOptions = {}) {
     const o = parseMemoryOptions(options);
     this.sessionId = o.sessionId;
+    this.userId = o.userId;
     this.strategy = o.strategy;
     this.maxTurns = o.maxTurns;
     this.#settleOnAdd = o.strategy === 'sliding' || o.strategy === 'none';
@@ -60,7 +64,10 @@ export class Memory {
       ...(o.tokenCounter === undefined ? {} : { tokenCounter: o.tokenCounter }),
       ...(maxSummaryTokens === undefined ? {} : { maxSummaryTokens }),
     });
-    this.#session = this.#engine.session(this.sessionId);
+    this.#session = this.#engine.session(
+      this.sessionId,
+      o.userId === undefined ? {} : { userId: o.userId },
+    );
     this.#relayEngineEvents(erasuresAreBackstop(o.strategy, o.maxTurns));
   }
 
