@@ -1,6 +1,6 @@
 import type { KnowledgeHit, MemoryContext } from '@mem/core';
 import type { AskAnswer, AskContextItem, AskHitView, PresentMessage } from './replay-types.ts';
-import type { TurnRecorder } from './turn-recorder.ts';
+import { hitView, type TurnRecorder } from './turn-recorder.ts';
 
 /**
  * Describes the context the engine built for a question (`session.context({ next })`) against
@@ -13,6 +13,7 @@ export function askAnswer(
   question: { id: string; text: string },
   context: MemoryContext,
   recorder: TurnRecorder,
+  sessionId: string,
 ): AskAnswer {
   const items: AskContextItem[] = recorder
     .contextItems(context.messages)
@@ -30,22 +31,15 @@ export function askAnswer(
     context: items,
     tokenCount: context.tokenCount,
     truncated: context.truncated,
-    knowledgeHits: context.knowledge.map(askHitView),
+    knowledgeHits: context.knowledge.map((hit) => askHitView(hit, sessionId)),
     present,
   };
 }
 
-function askHitView(hit: KnowledgeHit): AskHitView {
-  const { chunk } = hit;
-  const view: AskHitView = {
-    chunkId: chunk.id,
-    text: chunk.text,
-    score: hit.score,
-    rank: hit.rank,
-    kind: chunk.metadata.kind,
-    tokens: chunk.tokenCount,
-    messageIds: [...chunk.metadata.messageIds],
+function askHitView(hit: KnowledgeHit, sessionId: string): AskHitView {
+  return {
+    ...hitView(hit, sessionId),
+    tokens: hit.chunk.tokenCount,
+    messageIds: [...hit.chunk.metadata.messageIds],
   };
-  if (chunk.metadata.summaryId !== undefined) view.summaryId = chunk.metadata.summaryId;
-  return view;
 }

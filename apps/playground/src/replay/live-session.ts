@@ -13,6 +13,11 @@
  * waits for compactions again, and records the turn. `turn(user, replies)` does both. Messages
  * without `id` / `createdAt` get fresh ones. The thread is cleared when opened. Between turns,
  * `ask(question)` shows the context the next call would get for a question, storing nothing.
+ *
+ * With `userId`, every session belongs to that user (`engine.session(id, { userId })`), and
+ * `switchSession(id)` moves the next turns to another session of the user: its knowledge, facts
+ * and the user's other sessions then make its context. The turns of all sessions are recorded
+ * in one timeline (history, summaries and erasures over every session driven).
  */
 import { randomUUID } from 'node:crypto';
 import {
@@ -33,6 +38,11 @@ export interface LiveSessionOptions extends BackendOptions {
   profile: unknown;
   /** The memory thread's id. Default `'playground'`. */
   sessionId?: string;
+  /**
+   * The user the sessions belong to. Everything the store holds of the user is forgotten when
+   * opened (`engine.forgetUser`), as the thread is cleared: each replay starts from nothing.
+   */
+  userId?: string;
 }
 
 export interface TurnOptions {
@@ -43,7 +53,11 @@ export interface TurnOptions {
 }
 
 export interface LiveSession {
+  /** The session the next turn (and `ask`) goes to. */
   readonly sessionId: string;
+  readonly userId: string | undefined;
+  /** Every session driven so far, in order (the current one last). */
+  readonly sessionIds: readonly string[];
   readonly engine: MemoryEngine;
   /** Where the data lives: a SQLite file, a Redis URL, or `in memory`. */
   readonly location: string;
@@ -62,6 +76,11 @@ export interface LiveSession {
    * history messages it brings back. Nothing is stored or recorded; only between turns.
    */
   ask(question: string): Promise<AskAnswer>;
+  /**
+   * Moves the next turns and questions to the session `sessionId` (of the same user), cleared
+   * first unless it was driven before. Only between turns; waits for the current session's work.
+   */
+  switchSession(sessionId: string): Promise<void>;
   stats(): ReplayStats;
   /** Waits for work in flight and closes the store and knowledge base; `detail` still works. */
   close(): Promise<void>;
@@ -73,7 +92,9 @@ type Pending =
 
 export async function openLiveSession(options: LiveSessionOptions): Promise<LiveSession> {
   const backend = await openBackend(options);
-  const sessionId = options.sessionId ?? 'playground';
+  const { userId } = options;
+  const owner = userId === undefined ? undefined : { userId };
+  let sessionId = options.sessionId ?? 'playground';
   let clock = 0;
   let engine: MemoryEngine;
   try {
@@ -84,20 +105,22 @@ export async function openLiveSession(options: LiveSessionOptions): Promise<Live
       // Summaries are dated on the conversation's clock, so replays are reproducible.
       now: () => (clock > 0 ? clock : Date.now()),
     });
-    await engine.session(sessionId).clear();
+    if (userId !== undefined) await engine.forgetUser(userId);
+    await engine.session(sessionId, owner).clear();
   } catch (error) {
     await backend.close().catch(() => undefined);
     throw error;
   }
-  const session = engine.session(sessionId);
+  let session = engine.session(sessionId, owner);
+  const driven = new Map([[sessionId, session]]);
   const recorder = new TurnRecorder();
   const pending: Pending[] = [];
   const failures: unknown[] = [];
   engine.on('compacted', (e) => {
-    if (e.sessionId === sessionId) pending.push({ kind: 'compaction', ...e });
+    if (driven.has(e.sessionId)) pending.push({ kind: 'compaction', ...e });
   });
   engine.on('erased', (e) => {
-    if (e.sessionId === sessionId) pending.push({ kind: 'erasure', count: e.erasedCount });
+    if (driven.has(e.sessionId)) pending.push({ kind: 'erasure', count: e.erasedCount });
   });
   engine.on('compaction:error', (e) => failures.push(e.error));
 
@@ -144,14 +167,24 @@ export async function openLiveSession(options: LiveSessionOptions): Promise<Live
       );
     }
     if (done.some((p) => p.kind === 'erasure')) {
-      const history = new Set((await session.history()).map((m) => m.id));
-      const summaries = new Set((await session.summaries()).map((s) => s.id));
+      const history = new Set<string>();
+      const summaries = new Set<string>();
+      for (const s of driven.values()) {
+        for (const m of await s.history()) history.add(m.id);
+        for (const r of await s.summaries()) summaries.add(r.id);
+      }
       recorder.erased(history, summaries, turn);
     }
   };
 
   const live: LiveSession = {
-    sessionId,
+    get sessionId() {
+      return sessionId;
+    },
+    userId,
+    get sessionIds() {
+      return [...driven.keys()];
+    },
     engine,
     location: backend.location,
     turns: recorder.turns,
@@ -167,7 +200,7 @@ export async function openLiveSession(options: LiveSessionOptions): Promise<Live
       const [stored] = await stampAndAppend([user]);
       await settle();
       const context = await session.context();
-      recorder.context(context);
+      recorder.context(context, sessionId);
       open = { context, user: stored!, day: turnOptions.day ?? 'live' };
       busyMs += performance.now() - started;
       return context;
@@ -211,7 +244,23 @@ export async function openLiveSession(options: LiveSessionOptions): Promise<Live
       await session.idle();
       const id = `question-${randomUUID()}`;
       const context = await session.context({ next: { id, role: 'user', content: question } });
-      return askAnswer({ id, text: question }, context, recorder);
+      return askAnswer({ id, text: question }, context, recorder, sessionId);
+    },
+    async switchSession(next) {
+      if (open !== undefined)
+        throw new Error(
+          '[mem/playground] switchSession: a turn is in progress; switch after endTurn.',
+        );
+      if (closed !== undefined) throw new Error('[mem/playground] this live session is closed.');
+      await settle();
+      const known = driven.get(next);
+      if (known === undefined) {
+        const handle = engine.session(next, owner);
+        await handle.clear();
+        driven.set(next, handle);
+      }
+      sessionId = next;
+      session = driven.get(next)!;
     },
     stats: () => recorder.stats(busyMs),
     close() {

@@ -12,13 +12,22 @@ export interface PlannedTurn {
   replies: Message[];
 }
 
+export interface PlanOptions {
+  /**
+   * Each session is replayed as its own mem session (a replay with a user): a session keeps its
+   * own system prompt even when it repeats the first session's. Default false: ONE thread.
+   */
+  sessionsApart?: boolean;
+}
+
 /**
  * Cuts the conversation into user turns, the sessions following each other in ONE thread. A
  * later session's system message with the same content as the first system message is dropped
- * (the thread already has it); anything else before a session's first user message opens that
- * turn. Messages after the last user message of a session are replies of that turn.
+ * (the thread already has it), unless `sessionsApart`; anything else before a session's first
+ * user message opens that turn. Messages after the last user message of a session are replies of
+ * that turn.
  */
-export function planTurns(conversation: Conversation): PlannedTurn[] {
+export function planTurns(conversation: Conversation, options: PlanOptions = {}): PlannedTurn[] {
   const turns: PlannedTurn[] = [];
   let firstSystem: string | undefined;
   let before: Message[] = [];
@@ -28,7 +37,8 @@ export function planTurns(conversation: Conversation): PlannedTurn[] {
       if (message.role === 'system') {
         const content = JSON.stringify(message.content);
         if (firstSystem === undefined) firstSystem = content;
-        else if (content === firstSystem && current === undefined) continue;
+        else if (content === firstSystem && current === undefined && !options.sessionsApart)
+          continue;
       }
       if (message.role === 'user') {
         current = { day: session.id, before, user: message, replies: [] };

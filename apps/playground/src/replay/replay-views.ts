@@ -27,7 +27,8 @@ export interface TurnSnapshot {
 }
 
 export interface ContextItem {
-  kind: 'system' | 'summary' | 'knowledge' | 'window';
+  /** `facts`: the user's facts block (a system message; sessions of a user only). */
+  kind: 'system' | 'facts' | 'summary' | 'knowledge' | 'window';
   id: string;
   role: MessageRole;
   text: string;
@@ -70,6 +71,15 @@ export interface KnowledgeHitView {
   rank: number;
   kind: 'summary' | 'archive';
   summaryId?: string;
+  /** The mem session the chunk was indexed from (`chunk.metadata.sessionId`). */
+  sessionId: string;
+  /**
+   * True when that is the session the context is for; false for a hit from another session of
+   * the same user (a replay with a user: an earlier session of the conversation).
+   */
+  currentSession: boolean;
+  /** When what the chunk holds was said: its oldest message, else the chunk's time (ms). */
+  at: number;
 }
 
 /** Everything the page shows for one selected turn. */
@@ -120,6 +130,31 @@ export interface AskAnswer {
   knowledgeHits: AskHitView[];
   /** History messages the context brings back, oldest first. */
   present: PresentMessage[];
+}
+
+/**
+ * A replay with a user: the mem session each session of the conversation became (all of the
+ * user), and the new session of the user that questions and the chat run in.
+ */
+export interface UserReplayView {
+  id: string;
+  sessions: { sessionId: string; conversationSessionId: string; title: string }[];
+  chatSessionId: string;
+}
+
+/** A fact the memory keeps about the user (core's `UserFact`), as the facts panel shows it. */
+export interface UserFactView {
+  id: string;
+  text: string;
+  /** What it is about (`name`, `location`, `preference:email`): a newer fact about it replaces it. */
+  about?: string;
+  /** The mem session it was learnt in (absent when it was set through the API). */
+  sessionId?: string;
+  /** The messages it was learnt from, oldest first. */
+  sourceMessageIds: string[];
+  /** When it was first learnt and last changed (ms). */
+  createdAt: number;
+  updatedAt: number;
 }
 
 export interface ReplayStats {

@@ -90,8 +90,11 @@ export class TurnRecorder {
     }
   }
 
-  /** Keeps the context of the turn being recorded (call once per turn, in order). */
-  context(context: MemoryContext): void {
+  /**
+   * Keeps the context of the turn being recorded (call once per turn, in order); `sessionId` is
+   * the mem session it was built for (its knowledge hits say whether they come from it).
+   */
+  context(context: MemoryContext, sessionId: string): void {
     const refs: ContextRef[] = [];
     for (const m of context.messages) {
       const n = this.table.numberOf(m.id);
@@ -103,7 +106,7 @@ export class TurnRecorder {
       } else refs.push([n, n]);
     }
     this.contexts.push(refs);
-    this.hits.push(context.knowledge.map(hitView));
+    this.hits.push(context.knowledge.map((hit) => hitView(hit, sessionId)));
   }
 
   /** The items of a context that is not recorded (e.g. the context for a question). */
@@ -189,11 +192,13 @@ export class TurnRecorder {
     const kind: ContextItem['kind'] =
       m?.metadata?.kind === 'knowledge'
         ? 'knowledge'
-        : this.summaryIds.has(id) || m?.metadata?.kind === 'summary'
-          ? 'summary'
-          : role === 'system'
-            ? 'system'
-            : 'window';
+        : m?.metadata?.kind === 'user_facts'
+          ? 'facts'
+          : this.summaryIds.has(id) || m?.metadata?.kind === 'summary'
+            ? 'summary'
+            : role === 'system'
+              ? 'system'
+              : 'window';
     if (m !== undefined) {
       return { kind, id, role, text: displayText(m), tokens: m.tokenCount };
     }
@@ -201,14 +206,19 @@ export class TurnRecorder {
   }
 }
 
-function hitView(hit: KnowledgeHit): KnowledgeHitView {
+/** A knowledge hit as the page shows it, labelled by the session it came from. */
+export function hitView(hit: KnowledgeHit, sessionId: string): KnowledgeHitView {
+  const { metadata } = hit.chunk;
   const view: KnowledgeHitView = {
     chunkId: hit.chunk.id,
     text: hit.chunk.text,
     score: hit.score,
     rank: hit.rank,
-    kind: hit.chunk.metadata.kind,
+    kind: metadata.kind,
+    sessionId: metadata.sessionId,
+    currentSession: metadata.sessionId === sessionId,
+    at: metadata.start ?? metadata.createdAt,
   };
-  if (hit.chunk.metadata.summaryId !== undefined) view.summaryId = hit.chunk.metadata.summaryId;
+  if (metadata.summaryId !== undefined) view.summaryId = metadata.summaryId;
   return view;
 }

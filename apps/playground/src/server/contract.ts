@@ -11,6 +11,8 @@
  *   GET  /api/turn/:i    ?TurnQuery → TurnResponse (TurnPageResponse with `historyLimit`)
  *   POST /api/ask        AskRequest → AskResponse
  *   POST /api/chat       ChatRequest → ChatResponse
+ *   GET  /api/user/facts → UserFactsResponse (after a replay with a user)
+ *   POST /api/user/forget ForgetUserRequest → ForgetUserResponse
  *   any error            → ErrorResponse, with its HTTP status
  *
  * A request type says what the page sends; the server reads each field as `Unchecked` and checks
@@ -24,6 +26,8 @@ import type {
   SummaryView,
   TurnDetail,
   TurnSnapshot,
+  UserFactView,
+  UserReplayView,
 } from '../replay/replay-views.ts';
 
 /** A request body as the server receives it: the fields it knows, each not yet checked. */
@@ -45,7 +49,7 @@ export interface ErrorDetails {
   /** The profile's bad paths (400 from /api/replay). */
   issues?: Issue[];
   /** The request field that was refused. */
-  field?: 'question';
+  field?: 'question' | 'user';
   /** What is running, when a question is refused with 409. */
   busy?: 'replay' | 'chat';
   /** The playground limit a request went past, with its value below. */
@@ -56,6 +60,8 @@ export interface ErrorDetails {
   maxChars?: number;
   /** How to turn the chat on (409 from /api/chat without a model). */
   help?: string;
+  /** The memory the request needs is gone (its user was forgotten, 409): replay first. */
+  replayNeeded?: boolean;
 }
 
 /** A session of the bundled conversation and the turns (0-based, one per user message) it spans. */
@@ -101,6 +107,13 @@ export interface ReplayRequest {
   conversation?: 'bundled' | 'generated';
   /** Interactions of the generated conversation (default 10,000, at most the server's limit). */
   turns?: number;
+  /**
+   * A user id (1-64 letters, digits, `_` or `-`): each session of the conversation is replayed
+   * as its own mem session of this user, and questions and the chat then run in a new session
+   * of the user, so what they get comes from the user's memory (facts and other sessions).
+   * Absent: ONE thread, no user.
+   */
+  user?: string;
 }
 
 export interface ReplayResponse {
@@ -111,6 +124,8 @@ export interface ReplayResponse {
   stats: ReplayStats;
   /** The summaries that exist after the last turn. */
   summaries: SummaryView[];
+  /** A replay with a user: the user's sessions, and the session questions and the chat use. */
+  user?: UserReplayView;
 }
 
 /** GET /api/turn/:i query: with `historyLimit`, one page of the history (default: the latest). */
@@ -152,4 +167,30 @@ export interface ChatResponse {
   detail: TurnDetail;
   /** The thread's stats with this turn, aggregated on the server like ReplayResponse's. */
   stats: ReplayStats;
+}
+
+/** GET /api/user/facts: the user of the last replay, read from the store now. */
+export interface UserFactsResponse {
+  user: string;
+  /** Oldest first. */
+  facts: UserFactView[];
+  /** The user's stored sessions (`engine.user(id).sessions()`). */
+  sessions: string[];
+  /** True after "forget this user": replay to build the memory again. */
+  forgotten: boolean;
+}
+
+/** POST /api/user/forget: the user of the last replay, named again so nobody forgets by accident. */
+export interface ForgetUserRequest {
+  user: string;
+}
+
+export interface ForgetUserResponse {
+  user: string;
+  /** What `engine.forgetUser(user)` removed from the store and the knowledge base. */
+  removed: { sessions: number; messages: number; facts: number; chunks: number };
+  /** Always true: questions and the chat need a replay to have a memory again. */
+  replayNeeded: true;
+  /** Says the above for a person. */
+  message: string;
 }

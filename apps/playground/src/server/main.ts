@@ -15,6 +15,9 @@
  *                         question, 409 before a replay or while one runs
  *   POST /api/chat        { message } → { reply, turn, detail, stats } (409 when no model is
  *                         configured)
+ *   GET  /api/user/facts  after a replay with { user }: { user, facts, sessions, forgotten }
+ *   POST /api/user/forget { user } → { user, removed: { sessions, messages, facts, chunks },
+ *                         replayNeeded }: engine.forgetUser for the last replay's user
  */
 
 import { mkdir } from 'node:fs/promises';
@@ -151,13 +154,23 @@ async function handle(
   if (route === 'POST /api/ask') return sendJson(res, 200, await api.ask(await readJsonBody(req)));
   if (route === 'POST /api/chat')
     return sendJson(res, 200, await api.chat(await readJsonBody(req)));
+  if (route === 'GET /api/user/facts') return sendJson(res, 200, await api.userFacts());
+  if (route === 'POST /api/user/forget')
+    return sendJson(res, 200, await api.forgetUser(await readJsonBody(req)));
   const turn = /^\/api\/turn\/([^/]*)$/.exec(path);
   if (turn !== null && method === 'GET')
     return sendJson(res, 200, await api.turn(turn[1] ?? '', url.searchParams));
   if (path.startsWith('/api/')) {
     const known =
-      ['/api/config', '/api/validate', '/api/replay', '/api/ask', '/api/chat'].includes(path) ||
-      turn !== null;
+      [
+        '/api/config',
+        '/api/validate',
+        '/api/replay',
+        '/api/ask',
+        '/api/chat',
+        '/api/user/facts',
+        '/api/user/forget',
+      ].includes(path) || turn !== null;
     if (known) throw new HttpError(405, `${method} is not allowed on ${path}.`);
     throw new HttpError(404, `No API route ${method} ${path}.`);
   }

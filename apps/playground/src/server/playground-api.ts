@@ -10,16 +10,20 @@ import type {
   ChatRequest,
   ChatResponse,
   ConfigResponse,
+  ForgetUserRequest,
+  ForgetUserResponse,
   ReplayRequest,
   ReplayResponse,
   TurnResponse,
   Unchecked,
+  UserFactsResponse,
   ValidateRequest,
   ValidateResponse,
 } from './contract.ts';
 import { createConversationCache, sessionRanges } from './conversations.ts';
 import { HttpError } from './http-json.ts';
 import { checkProfile } from './profile-check.ts';
+import { readUser } from './read-user.ts';
 import { DEFAULT_REPLAY_LIMITS, type ReplayLimits } from './replay-limits.ts';
 import { createReplayRunner } from './replay-runner.ts';
 
@@ -65,6 +69,12 @@ export function createPlaygroundApi(options: PlaygroundApiOptions) {
     } finally {
       busy[kind]--;
     }
+  };
+
+  /** Refuses at once with 409 while a replay or a chat turn runs or waits: never a wait behind one. */
+  const refuseWhileBusy = (whileReplay: string, whileChat: string) => {
+    if (busy.replay > 0) throw new HttpError(409, whileReplay, { busy: 'replay' });
+    if (busy.chat > 0) throw new HttpError(409, whileChat, { busy: 'chat' });
   };
 
   const exclusive = <T>(task: () => Promise<T>): Promise<T> => {
@@ -132,6 +142,7 @@ export function createPlaygroundApi(options: PlaygroundApiOptions) {
         );
       }
       const conversation = pickConversation(body);
+      const user = readUser(body.user, false);
       const seq = ++latestReplay;
       return counted('replay', async () => {
         if (seq !== latestReplay) throw new HttpError(409, 'Superseded by a newer replay request.');
@@ -142,6 +153,7 @@ export function createPlaygroundApi(options: PlaygroundApiOptions) {
             profile: check.profile,
             store: store as StoreKind,
             ...(options.redisUrl ? { redisUrl: options.redisUrl } : {}),
+            ...(user === undefined ? {} : { userId: user }),
           },
           signal,
         );
@@ -171,19 +183,38 @@ export function createPlaygroundApi(options: PlaygroundApiOptions) {
      */
     async ask(body: Unchecked<AskRequest>): Promise<AskResponse> {
       const question = readQuestion(body);
-      if (busy.replay > 0) {
-        throw new HttpError(
-          409,
-          'A replay is in progress: ask again when it has finished (the question is asked against the memory it leaves).',
-          { busy: 'replay' },
-        );
-      }
-      if (busy.chat > 0) {
-        throw new HttpError(409, 'A chat turn is in progress: ask again when it has answered.', {
-          busy: 'chat',
-        });
-      }
+      refuseWhileBusy(
+        'A replay is in progress: ask again when it has finished (the question is asked against the memory it leaves).',
+        'A chat turn is in progress: ask again when it has answered.',
+      );
       return exclusive(() => runner.ask<AskResponse>(question));
+    },
+
+    /**
+     * The facts of the last replay's user, read from the store (after the background fact
+     * extraction): 409 before a replay, after one without a user, or while a replay or a chat
+     * turn runs (`busy`).
+     */
+    async userFacts(): Promise<UserFactsResponse> {
+      refuseWhileBusy(
+        'A replay is in progress: read the facts when it has finished.',
+        'A chat turn is in progress: read the facts when it has answered.',
+      );
+      return exclusive(() => runner.facts<UserFactsResponse>());
+    },
+
+    /**
+     * Forgets the last replay's user (`engine.forgetUser`): every session, chunk and fact of the
+     * user, with the counts. Questions and the chat then answer 409 until the next replay.
+     * @throws HttpError: 400 bad `user` (`field: "user"`), 409 no replay with that user, or busy.
+     */
+    async forgetUser(body: Unchecked<ForgetUserRequest>): Promise<ForgetUserResponse> {
+      const user = readUser(body.user, true)!;
+      refuseWhileBusy(
+        'A replay is in progress: forget the user when it has finished.',
+        'A chat turn is in progress: forget the user when it has answered.',
+      );
+      return exclusive(() => runner.forget<ForgetUserResponse>(user));
     },
 
     async chat(body: Unchecked<ChatRequest>): Promise<ChatResponse> {

@@ -38,6 +38,8 @@ export type ReplayArgs = {
   redisUrl?: string;
   conversation: 'bundled' | 'generated';
   turns: number;
+  /** Replays each session as its own mem session of this user. */
+  userId?: string;
 };
 
 /**
@@ -137,6 +139,18 @@ export function createReplayRunner(limits: ReplayLimits, dataDir: string = tmpdi
       return call<T>('ask', { question });
     },
     beginTurn: <T>(message: string) => call<T>('beginTurn', { message }),
+    /** The last replay's user's facts; 409 without a replay (no worker is started). */
+    facts<T>(): Promise<T> {
+      if (worker === undefined && !closed)
+        return Promise.reject(new HttpError(409, NO_REPLAY_TO_ASK));
+      return call<T>('facts', {});
+    },
+    /** Forgets the last replay's user; 409 without a replay (no worker is started). */
+    forget<T>(user: string): Promise<T> {
+      if (worker === undefined && !closed)
+        return Promise.reject(new HttpError(409, NO_REPLAY_TO_ASK));
+      return call<T>('forget', { user });
+    },
     endTurn: <T>(replies: unknown[]) => call<T>('endTurn', { replies }),
     /** Stops a running replay, closes the worker's memory thread, then ends the worker. */
     async close(): Promise<void> {

@@ -1,7 +1,15 @@
 /** Messages between the server (replay-runner.ts) and its replay worker (replay-worker.ts). */
 import type { ErrorDetails } from './contract.ts';
 
-export type WorkerOp = 'replay' | 'turn' | 'ask' | 'beginTurn' | 'endTurn' | 'close';
+export type WorkerOp =
+  | 'replay'
+  | 'turn'
+  | 'ask'
+  | 'beginTurn'
+  | 'endTurn'
+  | 'facts'
+  | 'forget'
+  | 'close';
 
 export interface WorkerRequest {
   id: number;

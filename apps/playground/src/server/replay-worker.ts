@@ -9,12 +9,19 @@ import { MemError, type MessageInput } from '@mem/core';
 import { type LiveReplay, replayKeepingSession } from '../replay/replay.ts';
 import type { ReplayStats, StoreKind } from '../replay/replay-types.ts';
 import { NO_REPLAY_TO_ASK } from './ask-question.ts';
-import type { ChatResponse, ReplayResponse, TurnResponse } from './contract.ts';
+import type {
+  ChatResponse,
+  ForgetUserResponse,
+  ReplayResponse,
+  TurnResponse,
+  UserFactsResponse,
+} from './contract.ts';
 import { createConversationCache } from './conversations.ts';
 import { pageHistory } from './history-page.ts';
 import { HttpError } from './http-json.ts';
 import { configIssues } from './profile-check.ts';
 import type { WorkerReply, WorkerRequest } from './replay-worker-protocol.ts';
+import { forgetReplayedUser, forgottenError, readUserFacts } from './user-memory.ts';
 
 const port = parentPort;
 if (port === null)
@@ -23,6 +30,8 @@ const { stop: stopBuffer, tempRoot } = workerData as { stop: SharedArrayBuffer; 
 const stop = new Int32Array(stopBuffer);
 const conversations = createConversationCache();
 let current: LiveReplay | undefined;
+/** The user of `current` was forgotten: questions and the chat wait for a new replay. */
+let forgotten = false;
 /** The replay's wall clock beyond its engine time (its stats' totalMs minus the engine's). */
 let replayOverheadMs = 0;
 let queue: Promise<unknown> = Promise.resolve();
@@ -45,9 +54,11 @@ const handlers = {
     redisUrl?: string;
     conversation: 'bundled' | 'generated';
     turns: number;
+    userId?: string;
   }): Promise<ReplayResponse> {
     await current?.live.close().catch(() => undefined);
     current = undefined;
+    forgotten = false;
     const conversation =
       args.conversation === 'bundled'
         ? await conversations.bundled()
@@ -63,6 +74,7 @@ const handlers = {
         store: args.store,
         tempRoot,
         ...(args.redisUrl ? { redisUrl: args.redisUrl } : {}),
+        ...(args.userId === undefined ? {} : { userId: args.userId }),
         signal: controller.signal,
         onProgress(done, total) {
           progress = { done, total };
@@ -84,6 +96,7 @@ const handlers = {
       turns: result.turns,
       stats: result.stats,
       summaries: last >= 0 ? result.detail(last).summaries : [],
+      ...(result.user === undefined ? {} : { user: result.user }),
     };
   },
 
@@ -104,6 +117,7 @@ const handlers = {
   /** The context for a question after the last turn; nothing is stored. */
   async ask(args: { question: string }) {
     if (current === undefined) throw new HttpError(409, NO_REPLAY_TO_ASK);
+    if (forgotten) throw forgottenError(current.live.userId ?? '');
     try {
       return await current.live.ask(args.question);
     } catch (error) {
@@ -119,6 +133,7 @@ const handlers = {
         'No replay yet: POST /api/replay first; the chat continues its thread.',
       );
     }
+    if (forgotten) throw forgottenError(current.live.userId ?? '');
     const context = await current.live.beginTurn(
       { role: 'user', content: args.message },
       { day: 'live' },
@@ -131,6 +146,18 @@ const handlers = {
       throw new HttpError(409, 'The replay behind this chat was replaced.');
     const { snapshot, detail } = await current.live.endTurn(args.replies);
     return { turn: snapshot, detail, stats: threadStats(current) };
+  },
+
+  /** The facts of the last replay's user, read from the store now. */
+  facts(): Promise<UserFactsResponse> {
+    return readUserFacts(current?.live, forgotten);
+  },
+
+  /** Forgets the last replay's user; questions and the chat then need a new replay. */
+  async forget(args: { user: string }): Promise<ForgetUserResponse> {
+    const answer = await forgetReplayedUser(current?.live, args.user);
+    forgotten = true;
+    return answer;
   },
 
   async close() {
