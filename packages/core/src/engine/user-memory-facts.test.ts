@@ -204,6 +204,7 @@ describe('fact extraction in the background', () => {
       [{ op: 'add', text: 'Error: 429 Too Many Requests. Please try again later.' }],
       [{ op: 'rename', id: 'a' }],
       [{ op: 'add', text: '\ud800 broken' }],
+      [{ op: 'add', text: 'API key is sk-proj-AbCdEfGhIjKlMnOpQrStUvWx1234.' }],
     ];
     for (const result of results) {
       const bad: FactExtractor = {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MAX_USER_FACT_LENGTH, MAX_USER_FACTS, type UserFact } from '../store/store-spec.ts';
 import { looksLikeErrorText } from '../summarize/error-text.ts';
+import { secretsNotIn } from '../summarize/secret-text.ts';
 import type { FactOperation } from './fact-extractor.ts';
 
 /** Longest fact id and `about` key, in UTF-16 code units (Store v3's `UserFact`). */
@@ -32,7 +33,8 @@ export function normalizeFactText(text: string): string {
 
 /**
  * Why `text` cannot be a fact's text (read after "text "), or undefined. `errorText`: also refuse
- * what reads like an error message or refusal (for a model's output, not for the app's own).
+ * what reads like an error message or refusal, or holds a credential (for an extractor's output,
+ * not for the app's own).
  */
 export function factTextProblem(text: string, errorText = true): string | undefined {
   if (text.length === 0) return 'is empty';
@@ -41,8 +43,10 @@ export function factTextProblem(text: string, errorText = true): string | undefi
   }
   if (!text.isWellFormed()) return 'holds a lone UTF-16 surrogate (not valid Unicode)';
   if (hasControl(text)) return 'holds a control character';
-  if (errorText && looksLikeErrorText(text))
-    return 'looks like an error message or refusal, not a fact';
+  if (!errorText) return undefined;
+  if (looksLikeErrorText(text)) return 'looks like an error message or refusal, not a fact';
+  // A credential would be shown in every prompt of the user from then on.
+  if (secretsNotIn(text, '').length > 0) return 'holds what looks like an API key or token';
   return undefined;
 }
 
