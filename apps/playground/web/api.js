@@ -9,10 +9,12 @@
  * @typedef {import('../src/server/contract.ts').ChatResponse} ChatResponse
  * @typedef {import('../src/server/contract.ts').ConfigResponse} ConfigResponse
  * @typedef {import('../src/server/contract.ts').ErrorResponse} ErrorResponse
+ * @typedef {import('../src/server/contract.ts').ForgetUserResponse} ForgetUserResponse
  * @typedef {import('../src/server/contract.ts').ReplayRequest} ReplayRequest
  * @typedef {import('../src/server/contract.ts').ReplayResponse} ReplayResponse
  * @typedef {import('../src/server/contract.ts').TurnPageResponse} TurnPageResponse
  * @typedef {import('../src/server/contract.ts').TurnQuery} TurnQuery
+ * @typedef {import('../src/server/contract.ts').UserFactsResponse} UserFactsResponse
  * @typedef {import('../src/server/contract.ts').ValidateResponse} ValidateResponse
  */
 
@@ -102,5 +104,19 @@ export const api = {
   chat: (message) =>
     call('/api/chat', {
       body: /** @satisfies {import('../src/server/contract.ts').ChatRequest} */ ({ message }),
+    }),
+  /**
+   * The facts of the last replay's user, as stored now.
+   * @returns {Promise<UserFactsResponse>}
+   */
+  userFacts: () => call('/api/user/facts'),
+  /**
+   * Forgets the last replay's user: every session, knowledge chunk and fact.
+   * @param {string} user
+   * @returns {Promise<ForgetUserResponse>}
+   */
+  forgetUser: (user) =>
+    call('/api/user/forget', {
+      body: /** @satisfies {import('../src/server/contract.ts').ForgetUserRequest} */ ({ user }),
     }),
 };

@@ -1,6 +1,6 @@
 /**
  * The playground page: wires the profile editor, the replay control, the chart, the turn panels,
- * the question box and the chat to the page state (state.js) and the server's JSON API (see
+ * the question box, the user memory panel and the chat to the page state (state.js) and the server's JSON API (see
  * src/server/contract.ts). Plain ES modules, no build step.
  */
 import { ApiError, api } from './api.js';
@@ -12,6 +12,7 @@ import { createHistoryList, PAGE } from './history-list.js';
 import { createProfileEditor } from './profile-editor.js';
 import { createReplayControl } from './replay-control.js';
 import { createPageState } from './state.js';
+import { setupUserPanel } from './user-panel.js';
 import { renderContext, renderKbHits, renderStats, renderSummaries } from './views.js';
 
 /**
@@ -28,6 +29,7 @@ const storeSelect = /** @type {HTMLSelectElement} */ (byId('store-select'));
 const conversationSelect = /** @type {HTMLSelectElement} */ (byId('conversation-select'));
 const sessionSelect = /** @type {HTMLSelectElement} */ (byId('session-select'));
 const slider = /** @type {HTMLInputElement} */ (byId('turn-slider'));
+const userInput = /** @type {HTMLInputElement} */ (byId('user-input'));
 
 const state = createPageState();
 /** @type {AbortController | undefined} */
@@ -46,14 +48,23 @@ const editor = createProfileEditor({
   onValid: () => void replayThen('keep'),
 });
 
+const userPanel = setupUserPanel({
+  onForgotten() {
+    ask.setReplayed(false, 'The user was forgotten: replay to build the memory again, then ask.');
+    void history.mark([]);
+  },
+});
+
 const ask = setupAsk({
   // The answer is about the thread as it is now: its last turn's history is the one to mark.
   async onAnswer(answer) {
     const last = state.turns.length - 1;
     if (state.selected !== last) await selectTurn(last);
     await history.mark(answer.present);
+    void userPanel.refresh();
   },
   showMessages: (ids) => void history.reveal(ids),
+  hitSource: (hit) => userPanel.hitSource(hit),
 });
 
 /** Which turn to show after the replay now starting. @type {'last' | 'first' | 'keep'} */
@@ -63,21 +74,27 @@ const replays = createReplayControl({
   status: byId('replay-status'),
   onStart() {
     ask.setReplayed(false, 'Replaying… ask when it is done.');
+    userPanel.replaying();
     void history.mark([]);
   },
   async onReplayed(result, signal) {
     state.replayed(result);
+    // The user's sessions label the knowledge hits of the turns shown below: set them first.
+    const facts = userPanel.replayed(result);
     byId('conversation-title').textContent = result.conversationTitle;
     showThread();
     const last = state.turns.length - 1;
     const next = after === 'last' ? last : after === 'first' ? 0 : Math.min(state.selected, last);
     await selectTurn(Math.max(0, next));
-    if (!signal.aborted) ask.setReplayed(true);
+    if (signal.aborted) return;
+    ask.setReplayed(true);
+    await facts;
   },
   onFailed(error) {
     const issues = error instanceof ApiError ? error.body?.issues : undefined;
     if (issues) editor.showIssues(issues);
     ask.setReplayed(false, 'The replay failed: fix it and replay, then ask.');
+    userPanel.failed();
   },
 });
 
@@ -90,12 +107,15 @@ function replayThen(select) {
 /** The replay the controls describe. @returns {ReplayRequest} */
 function replayRequest() {
   const [conversation, turns] = conversationSelect.value.split(':');
+  const user = userInput.value.trim();
   return {
     profile: editor.text,
     // The options are the server's own `stores` (GET /api/config).
     store: /** @type {StoreKind} */ (storeSelect.value),
     conversation: conversation === 'generated' ? 'generated' : 'bundled',
     ...(turns ? { turns: Number(turns) } : {}),
+    // With a user, each session is its own session of that user (the server checks the id).
+    ...(user ? { user } : {}),
   };
 }
 
@@ -151,7 +171,7 @@ function showDetail(detail) {
   renderContext(detail.context, detail.turn.promptTokens);
   history.show(detail);
   renderSummaries(detail.summaries, (ids) => void history.reveal(ids));
-  renderKbHits(detail.knowledgeHits);
+  renderKbHits(detail.knowledgeHits, userPanel.hitSource);
 }
 
 /** @param {string} name */
@@ -170,6 +190,7 @@ function onChatTurn(result) {
   state.chatted(result);
   showThread();
   void selectTurn(state.turns.length - 1);
+  void userPanel.refresh();
 }
 
 /** @type {ReturnType<typeof setTimeout> | undefined} */
@@ -184,6 +205,7 @@ presetSelect.addEventListener('change', () => {
 });
 storeSelect.addEventListener('change', () => void replayThen('keep'));
 conversationSelect.addEventListener('change', () => void replayThen('last'));
+userInput.addEventListener('change', () => void replayThen('last'));
 sessionSelect.addEventListener('change', () => {
   const option = sessionSelect.selectedOptions[0];
   if (option) void selectTurn(Number(option.dataset.firstTurn));
@@ -220,6 +242,7 @@ async function start() {
   storeSelect.replaceChildren(...stores.map((s) => el('option', { value: s, text: s })));
   const store = params.get('store');
   storeSelect.value = store && stores.some((s) => s === store) ? store : defaultStore;
+  userInput.value = params.get('user') ?? '';
   const wanted = params.get('conversation');
   if (wanted === 'generated') {
     const turns = Number(params.get('turns') ?? 10000) || 10000;

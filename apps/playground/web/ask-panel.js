@@ -6,22 +6,25 @@
  */
 import { api } from './api.js';
 import { byId, collapsibleText, el, formatNumber } from './dom.js';
-import { cappedList, contextItem } from './views.js';
+import { cappedList, contextItem, hitSourceLabel } from './views.js';
 
 /**
  * @typedef {import('../src/server/contract.ts').AskResponse} AskResponse
  * @typedef {import('../src/replay/replay-views.ts').AskContextItem} AskContextItem
  * @typedef {import('../src/replay/replay-views.ts').AskHitView} AskHitView
+ * @typedef {import('./views.js').HitSource} HitSource
  */
 
 /** @type {AskContextItem['kind'][]} */
-const KINDS = ['system', 'summary', 'knowledge', 'window', 'question'];
+const KINDS = ['system', 'facts', 'summary', 'knowledge', 'window', 'question'];
 
 /**
  * @param {{
  *   onAnswer: (answer: AskResponse) => Promise<void>,
  *   showMessages: (ids: string[]) => void,
- * }} hooks `onAnswer` marks the history; `showMessages` scrolls it to these messages
+ *   hitSource: HitSource,
+ * }} hooks `onAnswer` marks the history; `showMessages` scrolls it to these messages;
+ *   `hitSource` labels a hit with the session it came from
  */
 export function setupAsk(hooks) {
   const form = /** @type {HTMLFormElement} */ (byId('ask-form'));
@@ -156,6 +159,7 @@ export function setupAsk(hooks) {
         el('span', { class: 'score', text: Number(h.score).toFixed(3) }),
         el('span', { class: `kind kind-${h.kind}`, text: h.kind }),
         el('span', { class: 'tokens', text: `${formatNumber(h.tokens)} tok` }),
+        hitSourceLabel(h, hooks.hitSource),
         ids.length > 0 ? link : null,
       ]),
       collapsibleText(h.text),

@@ -12,6 +12,8 @@ const LIST_CAP = 50;
  * @typedef {import('../src/replay/replay-views.ts').KnowledgeHitView} KnowledgeHitView
  * @typedef {import('../src/replay/replay-views.ts').ReplayStats} ReplayStats
  * @typedef {import('../src/replay/replay-views.ts').SummaryView} SummaryView
+ * @typedef {(hit: KnowledgeHitView) => { text: string, title: string, current: boolean }} HitSource
+ *   where a hit came from, as its label says (user-panel.js)
  */
 
 /**
@@ -129,8 +131,22 @@ function summaryItem(s, showOriginals) {
   ]);
 }
 
-/** @param {KnowledgeHitView[]} hits */
-export function renderKbHits(hits) {
+/**
+ * The label of a knowledge hit that says which session it came from (`data-current`: whether
+ * that is the session the context is for).
+ * @param {KnowledgeHitView} hit
+ * @param {HitSource} source
+ */
+export function hitSourceLabel(hit, source) {
+  const { text, title, current } = source(hit);
+  return el('span', { class: 'hit-session', 'data-current': String(current), title, text });
+}
+
+/**
+ * @param {KnowledgeHitView[]} hits
+ * @param {HitSource} source
+ */
+export function renderKbHits(hits, source) {
   const list = byId('kb-hits');
   if (hits.length === 0) {
     list.replaceChildren(
@@ -147,6 +163,7 @@ export function renderKbHits(hits) {
           el('span', { class: 'rank', text: `#${h.rank}` }),
           el('span', { class: 'score', text: Number(h.score).toFixed(3) }),
           el('span', { class: `kind kind-${h.kind}`, text: h.kind }),
+          hitSourceLabel(h, source),
         ]),
         collapsibleText(h.text),
       ]),
