@@ -84,4 +84,23 @@ describe('sessions belong to a user', () => {
     await engine.session('p', { userId: 'ana' }).append({ role: 'assistant', content: 'Hello' });
     expect((await store.info('p'))?.userId).toBe('ana');
   });
+
+  it('a handle keeps its user across cache evictions, and is refused once the session is bound to another', async () => {
+    const store = createInMemoryStore();
+    // No fact extraction: nothing in flight keeps a session cached.
+    const engine = createMemoryEngine({
+      profile,
+      store,
+      maxCachedSessions: 1,
+      factExtractor: null,
+    });
+    const ana = engine.session('s1', { userId: 'ana' });
+    await engine.session('other').append({ role: 'user', content: 'evicts s1' });
+    await ana.append({ role: 'user', content: 'Hi' });
+    expect((await store.info('s1'))?.userId).toBe('ana');
+    await engine.session('other').append({ role: 'user', content: 'evicts s1 again' });
+    const bob = engine.session('s1', { userId: 'bob' });
+    expect((await refusal(() => bob.append({ role: 'user', content: 'x' }))).field).toBe('userId');
+    expect((await store.read('s1')).messages).toHaveLength(1);
+  });
 });

@@ -118,6 +118,41 @@ describe('the user facts block', () => {
     expect(numbers.at(-1)).toBe(9);
   });
 
+  it('the block counts against the window: older turns make room for it', async () => {
+    const { engine } = factsEngine({ factExtractor: null, maxTokens: 120 });
+    const tight = createMemoryEngine({
+      profile: {
+        short_term_memory_strategy: [{ memory_strategy_id: 'max_tokens', memory_max_tokens: 200 }],
+        user_facts: { max_tokens: 120 },
+      },
+      store: engine.store,
+      factExtractor: null,
+    });
+    for (let i = 0; i < 6; i++) {
+      await tight.user('ana').setFact({ text: `Ana's fact number ${i} is worth remembering.` });
+    }
+    const session = tight.session('s', { userId: 'ana' });
+    for (let i = 0; i < 8; i++) {
+      await session.append({ role: 'user', content: `Question ${i} about the trip to Senja?` });
+      await session.append({ role: 'assistant', content: `Answer ${i}: take the morning ferry.` });
+    }
+    const context = await session.context();
+    expect(context.tokenCount).toBeLessThanOrEqual(200);
+    const block = context.messages.find((m) => m.id === USER_FACTS_MESSAGE_ID)!;
+    expect(block.tokenCount).toBeGreaterThan(40);
+    const plain = createMemoryEngine({
+      profile: {
+        short_term_memory_strategy: [{ memory_strategy_id: 'max_tokens', memory_max_tokens: 200 }],
+        user_facts: null,
+      },
+      store: engine.store,
+    });
+    const without = await plain.session('s').context();
+    const turns = (messages: readonly { role: string }[]) =>
+      messages.filter((m) => m.role !== 'system').length;
+    expect(turns(context.messages)).toBeLessThan(turns(without.messages));
+  });
+
   it('user_facts null or max_tokens 0 shows no block, and null extracts nothing', async () => {
     for (const userFacts of [null, { max_tokens: 0, extraction: 'never' }]) {
       const engine = createMemoryEngine({
