@@ -80,6 +80,7 @@ const AFTER_FAILURE: Readonly<Record<string, string>> = {
   archived: READ,
   list: READ,
   export: READ,
+  userFacts: READ,
   search: READ,
   count: READ,
   append:
@@ -94,6 +95,10 @@ const AFTER_FAILURE: Readonly<Record<string, string>> = {
     'the clear may or may not have been applied; clear is idempotent, so retry it (a retry after a clear that did apply returns false)',
   import:
     'the import may or may not have been applied (all or nothing); import overwrites the whole session, so retrying it is safe',
+  writeUserFacts:
+    "the write may or may not have been applied (all or nothing); read the user's facts: if their version is still expectedVersion, retry it, otherwise it was applied or another writer won, so re-apply your change to what you read",
+  forgetUser:
+    "forgetUser may have removed some of the user's sessions (each one whole, never half); run it again: it finishes the job",
   add: 'the add may or may not have been applied; adding a chunk again replaces it, so retrying it is safe',
   delete: 'the delete may or may not have been applied; deleting again is harmless, so retry it',
 };

@@ -38,8 +38,9 @@ import {
   splitPrefix,
   summaryIdUsed,
 } from './plan-rewrite.ts';
-import { openConnection, runScript, scanKeys, storeError } from './redis-connection.ts';
+import { openConnection, runScript, storeError } from './redis-connection.ts';
 import { flushOnRedis } from './redis-flush.ts';
+import { listSessions } from './redis-list.ts';
 import { checkRedisStoreOptions, type RedisStoreOptions } from './redis-store-options.ts';
 import { readUserFacts, writeUserFactsOnRedis } from './redis-user-facts.ts';
 import {
@@ -49,7 +50,7 @@ import {
   listUserSessions,
   type UserContext,
 } from './redis-user-index.ts';
-import { metaKeyPattern, sessionIdOfMetaKey, sessionKeys } from './session-keys.ts';
+import { sessionKeys } from './session-keys.ts';
 
 const DEFAULT_LIST_LIMIT = 100;
 
@@ -309,36 +310,14 @@ export function createRedisStore(options: RedisStoreOptions): Store {
       const { cursor, limit = DEFAULT_LIST_LIMIT, userId } = parseListOptions(listOptions);
       const after = cursor === undefined ? undefined : decodeListCursor(cursor);
       assertOpen();
-      if (userId !== undefined) {
-        const page = await listUserSessions(users, userId, after, limit);
-        const last = page.sessionIds[page.sessionIds.length - 1];
-        return page.more && last !== undefined
-          ? { sessionIds: page.sessionIds, cursor: encodeListCursor(last) }
-          : { sessionIds: page.sessionIds };
-      }
-      const found = await scanKeys(client, metaKeyPattern(prefix, namespace));
-      const candidates = [
-        ...new Set(
-          found
-            .map((key) => sessionIdOfMetaKey(prefix, namespace, key))
-            .filter((id): id is string => id !== undefined && (after === undefined || id > after)),
-        ),
-      ].sort();
-      const live: string[] = [];
-      for (let i = 0; i < candidates.length && live.length <= limit; i += limit + 1) {
-        const chunk = candidates.slice(i, i + limit + 1);
-        const states = await Promise.all(
-          chunk.map((id) => client.hget(sessionKeys(prefix, namespace, id)[0] as string, 'state')),
-        );
-        chunk.forEach((id, j) => {
-          if (states[j] === 'live') live.push(id);
-        });
-      }
-      const sessionIds = live.slice(0, limit);
-      const last = sessionIds[sessionIds.length - 1];
-      return live.length > limit && last !== undefined
-        ? { sessionIds, cursor: encodeListCursor(last) }
-        : { sessionIds };
+      const page =
+        userId === undefined
+          ? await listSessions(users, after, limit)
+          : await listUserSessions(users, userId, after, limit);
+      const last = page.sessionIds[page.sessionIds.length - 1];
+      return page.more && last !== undefined
+        ? { sessionIds: page.sessionIds, cursor: encodeListCursor(last) }
+        : { sessionIds: page.sessionIds };
     }),
 
     export: op('export', async (sessionId) => {
