@@ -17,6 +17,8 @@ export interface CallOptionsLike {
   prompt: readonly PromptMessageLike[];
   /** The call's abort signal: an aborted call stores nothing of its answer. */
   abortSignal?: AbortSignal | undefined;
+  /** The call's HTTP headers: `sessionId` and `userId` functions may read them. */
+  headers?: Record<string, string | undefined> | undefined;
 }
 
 /** One content item of a generate result (text, reasoning, tool call, file, source, ...). */

@@ -123,10 +123,9 @@ export function describeUserMemory(name: string, sdk: SdkUnderTest): void {
 
     it('takes the user from each call; undefined from the function is a call without a user', async () => {
       const { engine, model, wrap } = setup(createStore);
-      const headers = (p: unknown) => (p as { headers?: Record<string, string> }).headers ?? {};
       const wrapped = wrap({
-        sessionId: (p) => headers(p)['x-chat'] ?? 'none',
-        userId: (p) => headers(p)['x-user'],
+        sessionId: (p) => p.headers?.['x-chat'] ?? 'none',
+        userId: (p) => p.headers?.['x-user'],
       });
       const ask = async (chat: string, user: string | undefined, prompt: string) => {
         const h: Record<string, string> = { 'x-chat': chat };
