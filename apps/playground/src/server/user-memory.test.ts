@@ -10,10 +10,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSqliteKnowledgeBase, createSqliteStore } from '@mem/store-sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type ProviderServer,
+  startProviderServer,
+} from '../../../../packages/summarizers/src/__fixtures__/provider-server.ts';
 import { loadConversation } from '../conversation/load-conversation.ts';
 import type { Conversation } from '../replay/replay-types.ts';
 import type {
   AskResponse,
+  ChatResponse,
   ConfigResponse,
   ForgetUserResponse,
   ReplayResponse,
@@ -278,6 +283,75 @@ describe('user memory in the playground API', () => {
 
   it('logged no server error', () => {
     expect(logged).toEqual([]);
+  });
+});
+
+describe('user memory with a chat model', () => {
+  let provider: ProviderServer;
+  let server: PlaygroundServer;
+  let dataDir: string;
+  beforeAll(async () => {
+    provider = await startProviderServer();
+    dataDir = await mkdtemp(join(tmpdir(), 'mem-playground-user-chat-'));
+    server = await startPlaygroundServer({
+      dataDir,
+      env: {
+        OPENAI_API_KEY: 'test-key',
+        OPENAI_BASE_URL: `${provider.url}/v1`,
+        MEM_CHAT_MODEL: 'local-model',
+      },
+    });
+  });
+  afterAll(async () => {
+    await server.close();
+    await provider.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it("a chat turn runs in the user's new session: what the user says there becomes facts, and the next prompt carries them", async () => {
+    const replay = await request<ReplayResponse>(server, '/api/replay', {
+      profile: WITH_KNOWLEDGE,
+      user: USER,
+    });
+    expect(replay.status).toBe(200);
+    provider.respondWith(() => 'Noted.');
+    const said =
+      'My name is Maren and I live in Rotterdam. What was the declared value of BW-20418?';
+    const first = await request<ChatResponse>(server, '/api/chat', { message: said });
+    expect(first.status).toBe(200);
+    // The model got the user's memory from the earlier sessions, in a prompt of the new session.
+    const sent = (provider.requests.at(-1)!.body as { messages: { content: unknown }[] }).messages;
+    const prompt = JSON.stringify(sent);
+    expect(prompt).toMatch(FACT);
+    expect(prompt).toContain('another conversation');
+    expect(first.body.detail.context.filter((c) => c.kind === 'window').map((c) => c.text)).toEqual(
+      [said],
+    );
+
+    const facts = await request<UserFactsResponse>(server, '/api/user/facts');
+    expect(facts.body.sessions).toContain(replay.body.user!.chatSessionId);
+    const userMessage = first.body.turn.userMessageId;
+    const learnt = facts.body.facts.filter((f) => f.sessionId === replay.body.user!.chatSessionId);
+    expect(learnt.map((f) => f.about).sort()).toEqual(['location', 'name']);
+    for (const fact of learnt) expect(fact.sourceMessageIds).toEqual([userMessage]);
+    expect(learnt.map((f) => f.text).join(' ')).toMatch(/Maren.*Rotterdam|Rotterdam.*Maren/);
+
+    // The next turn's prompt shows them in the facts block, right after the system prompts.
+    const second = await request<ChatResponse>(server, '/api/chat', { message: 'Thanks.' });
+    expect(second.status).toBe(200);
+    const block = second.body.detail.context.filter((c) => c.kind === 'facts');
+    expect(block).toHaveLength(1);
+    for (const fact of learnt) expect(block[0]!.text).toContain(fact.text);
+    const next = JSON.stringify(provider.requests.at(-1)!.body);
+    for (const fact of learnt) expect(next).toContain(fact.text);
+
+    // Forgetting the user takes the chat session too; the chat then waits for a replay.
+    const forgot = await request<ForgetUserResponse>(server, '/api/user/forget', { user: USER });
+    expect(forgot.body.removed.sessions).toBe(replay.body.user!.sessions.length + 1);
+    expect(forgot.body.removed.facts).toBe(facts.body.facts.length);
+    const after = await request<ChatResponse>(server, '/api/chat', { message: 'Hello?' });
+    expect(after.status).toBe(409);
+    expect(after.body.replayNeeded).toBe(true);
   });
 });
 
