@@ -35,8 +35,11 @@ import { benchWorstCaseTokens } from './worst-case-tokens-bench.ts';
  * - summary-gate: the summary gate's wrong rejections and wrong acceptances on its corpus, per
  *   language and kind, the gate before issue 23 (a frozen copy under summary-gate-before/) beside
  *   today's, and its cost per summary (summary-gate-bench.ts).
+ * - facts: the rules fact extractor's recall and false-fact rate on its labelled corpora, per
+ *   language and kind (tuning set and the held-out set written after tuning), and its cost per
+ *   message, 1 MB and adversarial messages included (facts-bench.ts).
  * `--quick` shrinks the sizes;
- * `--only=window|engine|tokens|token-counts|summary-gate|conditions|recall|recall-speed|cold`
+ * `--only=window|engine|tokens|token-counts|summary-gate|facts|conditions|recall|recall-speed|cold`
  * runs one part.
  */
 const quick = process.argv.includes('--quick');
@@ -213,6 +216,10 @@ if (only === undefined || only === 'token-counts') {
 if (only === undefined || only === 'summary-gate') {
   const { runSummaryGateBench } = await import('./summary-gate-bench.ts');
   out.summaryGate = runSummaryGateBench(quick);
+}
+if (only === undefined || only === 'facts') {
+  const { runFactsBench } = await import('./facts-bench.ts');
+  out.facts = await runFactsBench(quick);
 }
 if (only === undefined || only === 'cold') {
   const cold = await import('./cold-start-bench.ts');

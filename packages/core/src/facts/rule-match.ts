@@ -1,10 +1,12 @@
-import type { CompiledPattern, PatternMatch, RulePattern } from './rule-pattern.ts';
+import type { CompiledPattern, PatternIndex, PatternMatch, RulePattern } from './rule-pattern.ts';
 import type { Token } from './rule-text.ts';
 import {
+  ADDRESSEE,
   ADVERBS,
   ARTICLES,
   CONVERSATION_NOUNS,
   NOT_EMPLOYER,
+  NOT_JOB,
   NOT_NAME,
   NOT_PLACE,
   NOT_THING,
@@ -95,6 +97,7 @@ const TIME_NOUNS = new Set([
   'dernière',
   'passée',
 ]);
+const MAX_REST_WORDS = 40;
 const isTerminator = (t: Token) => !t.cap && TERMINATORS.has(t.norm);
 const hasLetter = (s: string) => /\p{L}/u.test(s);
 
@@ -173,9 +176,7 @@ function thingOk(tokens: readonly Token[], s: Span): boolean {
   }
   for (let k = s.from; k < s.to; k++) {
     const norm = (tokens[k] as Token).norm;
-    if (CONVERSATION_NOUNS.has(norm) || NOT_THING.has(norm)) {
-      if (k === s.from || norm !== 'more') return false;
-    }
+    if (CONVERSATION_NOUNS.has(norm) || ADDRESSEE.has(norm)) return false;
   }
   return true;
 }
@@ -198,7 +199,12 @@ export function readValue(
       return s !== undefined && placeOk(tokens, s, lowerOnly, p.capOnly === true) ? s : undefined;
     }
     case 'org': {
-      const s = span(tokens, at, 6);
+      let s = span(tokens, at, 6);
+      if (s === undefined) return undefined;
+      for (let k = s.from + 1; k < s.to; k++) {
+        const t = tokens[k] as Token;
+        if (t.norm === 'in' && !t.cap) s = { ...s, to: k };
+      }
       if (s === undefined) return undefined;
       let first = (tokens[s.from] as Token).norm;
       if (ARTICLES.has(first) && s.to - s.from > 1) first = (tokens[s.from + 1] as Token).norm;
@@ -210,7 +216,8 @@ export function readValue(
     case 'job-free': {
       if (JOB_ARTICLES.has(tokens[at]?.norm ?? '')) at++;
       const s = span(tokens, at, 4);
-      return s !== undefined && thingOk(tokens, s) ? s : undefined;
+      if (s === undefined || NOT_JOB.has((tokens[s.from] as Token).norm)) return undefined;
+      return thingOk(tokens, s) ? s : undefined;
     }
     case 'thing': {
       while (VALUE_LEAD.has(tokens[at]?.norm ?? '')) at++;
@@ -221,7 +228,8 @@ export function readValue(
       let end = at;
       while (end < tokens.length && (tokens[end] as Token).norm !== '"') end++;
       const first = tokens[at];
-      if (end - at < 3 || first === undefined) return undefined;
+      // Something to remember is a sentence, not a page.
+      if (end - at < 3 || end - at > MAX_REST_WORDS || first === undefined) return undefined;
       if (
         [
           'what',
@@ -249,14 +257,17 @@ export function readValue(
   }
 }
 
-/** The key of a value: lower case, leading articles dropped, up to the first `over`/`to`. */
-export function keyOf(tokens: readonly Token[], from: number, to: number): string {
+/**
+ * The key of a value: lower case, leading articles dropped, and for a liked thing only up to the
+ * first `over`/`to`/`than` (`tea over coffee` is about tea).
+ */
+export function keyOf(tokens: readonly Token[], from: number, to: number, split = true): string {
   let i = from;
   while (i < to - 1 && ARTICLES.has((tokens[i] as Token).norm)) i++;
   const words: string[] = [];
   for (let k = i; k < to; k++) {
     const norm = (tokens[k] as Token).norm;
-    if (k > i && PREFERENCE_SPLIT.has(norm)) break;
+    if (split && k > i && PREFERENCE_SPLIT.has(norm)) break;
     if (norm !== "'s") words.push(norm);
   }
   return words.join(' ').slice(0, 100);
@@ -283,7 +294,7 @@ function matchWords(c: CompiledPattern, tokens: readonly Token[], i: number): nu
       skipped < 2 &&
       j < tokens.length &&
       !want.has((tokens[j] as Token).norm) &&
-      ADVERBS.has((tokens[j] as Token).norm)
+      (ADVERBS.has((tokens[j] as Token).norm) || /^\d{1,4}$/.test((tokens[j] as Token).norm))
     ) {
       j++;
       skipped++;
@@ -298,14 +309,22 @@ function matchWords(c: CompiledPattern, tokens: readonly Token[], i: number): nu
 
 /** Every pattern match starting at token `i`, as pattern + match + the value's token span. */
 export function matchAt(
-  index: ReadonlyMap<string, readonly CompiledPattern[]>,
+  index: PatternIndex,
   ctx: MatchContext,
   i: number,
 ): { pattern: RulePattern; match: PatternMatch; from: number; to: number }[] {
   const { tokens, src } = ctx;
   const first = tokens[i];
-  const candidates = first === undefined ? undefined : index.get(first.norm);
-  if (candidates === undefined) return [];
+  const bySecond = first === undefined ? undefined : index.get(first.norm);
+  if (bySecond === undefined) return [];
+  // The second word may come after up to two adverbs (`i really like`), as `matchWords` allows.
+  const candidates: CompiledPattern[] = [...(bySecond.get('') ?? [])];
+  for (let k = i + 1; k < Math.min(tokens.length, i + 4); k++) {
+    const norm = (tokens[k] as Token).norm;
+    const list = bySecond.get(norm);
+    if (list !== undefined) candidates.push(...list);
+    if (!ADVERBS.has(norm) && !/^\d{1,4}$/.test(norm) && norm !== ',') break;
+  }
   const out: { pattern: RulePattern; match: PatternMatch; from: number; to: number }[] = [];
   for (const c of candidates) {
     const p = c.pattern;
@@ -333,7 +352,7 @@ export function matchAt(
     for (let k = i; k < end; k++) words.push((tokens[k] as Token).norm);
     const match: PatternMatch = {
       value,
-      key: s.to > s.from ? keyOf(tokens, s.from, s.to) : '',
+      key: s.to > s.from ? keyOf(tokens, s.from, s.to, p.slot === 'thing') : '',
       words,
       prep: src.slice(last.start, last.end),
       negated: s.negated,

@@ -81,17 +81,24 @@ function expand(tokens: string[]): string[][] {
   return out.filter((seq) => seq.length > 0);
 }
 
-/** Indexes patterns by their possible first words. */
-export function compilePatterns(patterns: readonly RulePattern[]): Map<string, CompiledPattern[]> {
-  const index = new Map<string, CompiledPattern[]>();
+/** Patterns by their first word, then by their second (`''` for one-word patterns). */
+export type PatternIndex = ReadonlyMap<string, ReadonlyMap<string, readonly CompiledPattern[]>>;
+
+/** Indexes patterns by their possible first and second words. */
+export function compilePatterns(patterns: readonly RulePattern[]): PatternIndex {
+  const index = new Map<string, Map<string, CompiledPattern[]>>();
   for (const pattern of patterns) {
     for (const phrase of pattern.say.split('|')) {
       for (const seq of expand(phrase.trim().split(/\s+/))) {
         const words = seq.map((t) => new Set(t.split('/')));
         for (const first of words[0] as Set<string>) {
-          const list = index.get(first) ?? [];
-          if (list.length === 0) index.set(first, list);
-          list.push({ pattern, words });
+          const bySecond = index.get(first) ?? new Map<string, CompiledPattern[]>();
+          index.set(first, bySecond);
+          for (const second of words[1] ?? ['']) {
+            const list = bySecond.get(second) ?? [];
+            bySecond.set(second, list);
+            list.push({ pattern, words });
+          }
         }
       }
     }

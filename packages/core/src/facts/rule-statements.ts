@@ -1,5 +1,5 @@
 import { type MatchContext, matchAt, readValue } from './rule-match.ts';
-import { type Candidate, type CompiledPattern, compilePatterns } from './rule-pattern.ts';
+import { type Candidate, compilePatterns, type PatternIndex } from './rule-pattern.ts';
 import { DE_PATTERNS } from './rule-patterns-de.ts';
 import { EN_PATTERNS } from './rule-patterns-en.ts';
 import { ES_PATTERNS } from './rule-patterns-es.ts';
@@ -24,7 +24,7 @@ import {
  * that start there. Questions, conditionals, jokes, quotations and code never state anything.
  */
 
-const INDEX: ReadonlyMap<string, readonly CompiledPattern[]> = compilePatterns([
+const INDEX: PatternIndex = compilePatterns([
   ...EN_PATTERNS,
   ...DE_PATTERNS,
   ...FR_PATTERNS,
@@ -71,25 +71,30 @@ function starts(tokens: readonly Token[]): number[] {
   return out;
 }
 
-function conditionalBefore(tokens: readonly Token[], i: number): boolean {
-  for (let k = 0; k < i; k++) {
+/** Index of the first word that makes the rest of the sentence hypothetical (`if`, `wenn`). */
+function firstConditional(tokens: readonly Token[]): number {
+  for (let k = 0; k < tokens.length; k++) {
     const norm = (tokens[k] as Token).norm;
-    if (CONDITIONAL.has(norm)) return true;
-    if (norm === 'se' && tokens[k + 1]?.norm === 'eu') return true;
+    if (CONDITIONAL.has(norm) || (norm === 'se' && tokens[k + 1]?.norm === 'eu')) return k;
   }
-  return false;
+  return tokens.length;
 }
 
+const notSerious = (text: string) => {
+  const lower = text.toLowerCase();
+  return NOT_SERIOUS.some((m) => lower.includes(m));
+};
+
 function sentenceCandidates(s: Sentence, src: string, greeting: boolean): Candidate[] {
-  const lower = s.text.toLowerCase();
-  if (NOT_SERIOUS.some((m) => lower.includes(m))) return [];
+  if (notSerious(s.text)) return [];
   const { tokens } = s;
   let lastSep = -1;
   for (let k = 0; k < tokens.length; k++) if (tokens[k]?.sep === true) lastSep = k;
   const out: Candidate[] = [];
   let sentenceGreeting = greeting;
+  const conditional = firstConditional(tokens);
   for (const start of starts(tokens)) {
-    if (conditionalBefore(tokens, start)) break;
+    if (start > conditional) break;
     const { at, greeting: g } = skipMarkers(tokens, start);
     if (g) sentenceGreeting = true;
     const ctx: MatchContext = {
@@ -105,7 +110,7 @@ function sentenceCandidates(s: Sentence, src: string, greeting: boolean): Candid
   return out;
 }
 
-function candidatesAt(ctx: MatchContext, at: number): Candidate[] {
+function candidatesAt(ctx: MatchContext, at: number, nested = false): Candidate[] {
   const out: Candidate[] = [];
   const longest = new Map<object, ReturnType<typeof matchAt>[number]>();
   for (const m of matchAt(INDEX, ctx, at)) {
@@ -115,7 +120,8 @@ function candidatesAt(ctx: MatchContext, at: number): Candidate[] {
   for (const { pattern, match, from, to } of longest.values()) {
     if (pattern.slot === 'rest') {
       // `remember that I live in Porto` is the statement itself; `forget that ...` removes it.
-      const inner = candidatesAt({ ...ctx, inQuestion: false }, from).filter(
+      if (nested) continue;
+      const inner = candidatesAt({ ...ctx, inQuestion: false }, from, true).filter(
         (c) => c.kind === 'set',
       );
       if (pattern.forget === true) {
@@ -165,6 +171,8 @@ export function findStatements(text: string, maxChars: number): Candidate[] {
   const lower = src.toLowerCase();
   if (META.some((m) => lower.includes(m))) return [];
   const sentences = readSentences(src, maxChars);
+  // A short message with a joke marker (`... lol`) is a joke as a whole.
+  if (sentences.length <= 3 && NOT_SERIOUS.some((m) => lower.includes(m))) return [];
   const first = sentences[0]?.tokens[0]?.norm;
   const opensWithGreeting =
     first !== undefined &&

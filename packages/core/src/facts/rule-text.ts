@@ -108,8 +108,17 @@ const CLITICS = new Set([
   'lhe',
 ]);
 
-const isWordChar = (c: string) => /[\p{L}\p{M}\p{N}]/u.test(c);
-const hasCase = (c: string) => c.toLowerCase() !== c.toUpperCase();
+const WORD_CHAR = /[\p{L}\p{M}\p{N}]/u;
+const LETTER = /\p{L}/u;
+const OTHER_APOSTROPHES = /[’‘ʼ]/;
+const OTHER_APOSTROPHES_ALL = /[’‘ʼ]/g;
+/** ASCII letters and digits without a regular expression; the rest by Unicode class. */
+const isWordChar = (c: string) => {
+  const code = c.charCodeAt(0);
+  if (code < 128)
+    return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57);
+  return WORD_CHAR.test(c);
+};
 
 /** Lines that are code, a stack trace or a pasted error: nobody states a fact there. */
 function isCodeOrErrorLine(line: string): boolean {
@@ -131,9 +140,10 @@ function isCodeOrErrorLine(line: string): boolean {
 function pushWord(tokens: Token[], word: string, start: number) {
   const raw = word;
   let lower = word.toLowerCase();
-  for (const a of APOSTROPHES) lower = lower.split(a).join("'");
+  if (OTHER_APOSTROPHES.test(lower)) lower = lower.replace(OTHER_APOSTROPHES_ALL, "'");
   const first = raw[0] ?? '';
-  const cap = first !== first.toLowerCase() || (!hasCase(first) && /\p{L}/u.test(first));
+  const firstLower = first.toLowerCase();
+  const cap = first !== firstLower || (firstLower === first.toUpperCase() && LETTER.test(first));
   const end = start + raw.length;
   const parts = CONTRACTIONS[lower];
   if (parts !== undefined) {
@@ -215,6 +225,7 @@ export function readSentences(text: string, maxChars: number): Sentence[] {
   function readLine(s: string, from: number, to: number) {
     let i = from;
     let questionOpen = false;
+    const line = s.slice(from, to);
     while (i < to) {
       const c = s[i] as string;
       if (isWordChar(c)) {
@@ -228,7 +239,7 @@ export function readSentences(text: string, maxChars: number): Sentence[] {
             isWordChar(s[j + 1] as string)
           )
             j += 2;
-          else if (d === '.' && j + 1 < to && /\p{L}/u.test(s[j + 1] as string) && s[j + 2] === '.')
+          else if (d === '.' && j + 1 < to && LETTER.test(s[j + 1] as string) && s[j + 2] === '.')
             j += 2;
           else break;
         }
@@ -239,8 +250,8 @@ export function readSentences(text: string, maxChars: number): Sentence[] {
       const close = QUOTES[c];
       if (close !== undefined) {
         // A quotation is someone's words (or code): left out, as a clause boundary.
-        let j = s.indexOf(close, i + 1);
-        if (j === -1 || j > to) j = to;
+        let j = line.indexOf(close, i + 1 - from);
+        j = j === -1 ? to : j + from;
         tokens.push({ norm: '"', raw: c, start: i, end: j, cap: false, sep: true });
         i = j + 1;
         continue;

@@ -66,6 +66,7 @@ export const ADVERBS = words(`
 /** Words that end a value when written in lower case (a new clause, a time, a reason). */
 export const TERMINATORS = words(`
   and but because since so although though where which who whom whose when while with for
+  more less better
   now currently anymore these right at last next this ago recently already too also as
   yesterday today tonight lol haha btw if or than then until till after before
   und aber weil seit jetzt mit wo als wenn oder dann denn gezogen umgezogen geboren
@@ -85,23 +86,36 @@ export const NOT_NAME = words(`
   so very really from at in on with tired new happy glad busy home late ill sick hungry bored
   confused lost stuck afraid alone single married curious interested trying looking working
   talking asking wondering thinking using writing building learning doing on over out up down
-  it this that what who me myself you he she they we your his her their our
+  it this that what who me myself you he she they we your his her their our my mine i is am
+  name called named ist est es é mi mon ma meu minha mein meine
   nicht kein keine hier da müde gut der die das ein eine
   pas ici le la les un une fatigué content désolé
   no aquí el la los las un una cansado bien
   não aqui o a os as um uma cansado bem
-  weird long hard common unusual funny boring difficult secret unknown irrelevant`);
+  weird long hard common unusual funny boring difficult secret unknown irrelevant
+  german french british english american italian spanish portuguese brazilian canadian mexican
+  indian chinese japanese korean russian dutch swiss irish scottish welsh polish swedish
+  norwegian danish finnish greek turkish australian african asian european latino latina
+  jewish muslim christian catholic gay straight trans deaf blind autistic vegan vegetarian
+  deutsch deutscher deutsche français française español española brasileiro brasileira
+  portugais portugués português`);
 
-/** Never the thing a person likes (`i like it`, `i love how you explained`). */
+/** Never the first word of a thing a person likes (`i like it`, `i love how you explained`). */
 export const NOT_THING = words(`
   it that this these those you your yours how what when where why which who him her them us
-  the way so something anything everything nothing much more less very too
+  so something anything everything nothing much more less very too here there being
   es das dies dich dir sie ihn euch was wie
   ça cela ce te toi vous comment quand
   eso esto te ti usted cómo cuando tu tus su sus
   isso isto você te ti como quando seu sua teu tua
   dein deine deinen deiner ta ton tes votre vos
   night nights noche noches nuit noite noites nacht`);
+/** Anywhere in a liked thing, these make it about the conversation partner (`the way you ...`). */
+export const ADDRESSEE = words(`you your yours dich dir dein deine deinen deiner toi ton ta tes
+  vous votre vos usted tu tus você seu sua teu tua`);
+/** Words that never start an occupation after `i work as` (`i work as hard as i can`). */
+export const NOT_JOB = words(`hard much long well fast little best usual possible quickly
+  many often`);
 /** Nouns that show a sentence is about the conversation, not a lasting taste. */
 export const CONVERSATION_NOUNS = words(`
   answer idea explanation suggestion response reply solution plan example version approach
@@ -128,6 +142,7 @@ export const NOT_PLACE = words(`
 /** Not an employer (`i work at home`, `i work for myself`). */
 export const NOT_EMPLOYER = words(`
   home night nights weekends weekend myself yourself moment night-shift it this that night
+  living free fun food money peanuts tips hours
   hause zuhause home-office nacht
   maison domicile nuit
   casa noche

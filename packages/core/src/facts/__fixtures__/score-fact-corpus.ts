@@ -42,7 +42,12 @@ export function loadFactCorpus(file: URL): CorpusItem[] {
 const loose = (s: string) => s.toLowerCase().normalize('NFC').replace(/\s+/g, ' ').trim();
 
 export function inputOf(item: CorpusItem, now = 1_700_000_000_000) {
-  const message = (id: string, role: 'user' | 'assistant', content: string, seq: number): StoredMessage => ({
+  const message = (
+    id: string,
+    role: 'user' | 'assistant',
+    content: string,
+    seq: number,
+  ): StoredMessage => ({
     id,
     role,
     content,
@@ -62,13 +67,18 @@ export function inputOf(item: CorpusItem, now = 1_700_000_000_000) {
     now,
     facts,
     // The answer repeats a statement in the first person: the extractor must not read it.
-    messages: [message('u1', 'user', item.text, 1), message('a1', 'assistant', 'Noted. I live in Paris and my name is Assistant.', 2)],
+    messages: [
+      message('u1', 'user', item.text, 1),
+      message('a1', 'assistant', 'Noted. I live in Paris and my name is Assistant.', 2),
+    ],
   };
 }
 
 function matches(op: FactOperation, e: { about: string; value: string }): boolean {
   if (op.op === 'delete' || op.about === undefined) return false;
-  const aboutOk = e.about.startsWith('remember:') ? op.about.startsWith('remember:') : op.about === e.about;
+  const aboutOk = e.about.startsWith('remember:')
+    ? op.about.startsWith('remember:')
+    : op.about === e.about;
   return aboutOk && loose(op.text).includes(loose(e.value));
 }
 
@@ -86,7 +96,8 @@ export function scoreItem(item: CorpusItem, ops: FactOperation[]): ItemScore {
 export async function scoreCorpus(extractor: FactExtractor, items: readonly CorpusItem[]) {
   const signal = new AbortController().signal;
   const scores: ItemScore[] = [];
-  for (const item of items) scores.push(scoreItem(item, await extractor.extract(inputOf(item), { signal })));
+  for (const item of items)
+    scores.push(scoreItem(item, await extractor.extract(inputOf(item), { signal })));
   return scores;
 }
 
