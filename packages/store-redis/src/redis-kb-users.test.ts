@@ -4,7 +4,7 @@ import { Cluster, Redis } from 'ioredis';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { KB_ADD_BASELINE } from './__fixtures__/kb-baseline-lua.ts';
 import { addArguments } from './redis-kb-add-arguments.ts';
-import { KB_DELETE, runKbScript } from './redis-kb-scripts.ts';
+import { KB_ADD, KB_DELETE, runKbScript } from './redis-kb-scripts.ts';
 import { userSessionsKey } from './redis-kb-users.ts';
 import { createRedisKnowledgeBase, kbKeys } from './redis-knowledge-base.ts';
 
@@ -77,6 +77,26 @@ describe('knowledge base users (Redis)', () => {
     expect(await client.exists(userSessionsKey(prefix, 'default', TEST_COLLECTION, 'alice'))).toBe(
       0,
     );
+  });
+
+  it("the add script writes a user's first chunk in a session only once the client says the set lists it", async () => {
+    const prefix = fresh();
+    const client = raw();
+    const keys = kbKeys(prefix, 'default', TEST_COLLECTION, 'first');
+    const run = (indexed: string, id: string) =>
+      runKbScript(client, KB_ADD, keys, [
+        '',
+        1,
+        indexed,
+        'ivy',
+        ...addArguments(chunk(id, 'first', 'ivy'), ''),
+      ]);
+    expect(await run('0', 'i-1')).toStrictEqual(['index', 'ivy']);
+    expect(await client.exists(...keys)).toBe(0);
+    expect(await run('1', 'i-1')).toStrictEqual(['ok', 'ivy']);
+    // The session holds a chunk of Ivy now: more of hers need nothing more.
+    expect(await run('0', 'i-2')).toStrictEqual(['ok']);
+    expect(await client.hmget(keys[5]!, 'n:ivy', 'docs')).toStrictEqual(['2', '2']);
   });
 
   it("lists in the user's set exactly the sessions that hold the user's chunks", async () => {

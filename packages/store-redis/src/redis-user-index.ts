@@ -33,7 +33,7 @@ export interface UserContext {
   namespace: string;
 }
 
-/** Candidates read per round trip while listing or forgetting. */
+/** Index entries `forgetUser` works on at once. */
 const PAGE = 100;
 
 /** Adds `sessionId` to `userId`'s index (before a binding write). */
