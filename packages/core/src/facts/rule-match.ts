@@ -138,6 +138,38 @@ function nameSpan(tokens: readonly Token[], i: number, lowerOnly: boolean): Span
   return { from: i, to: j, negated: false };
 }
 
+const PROPER_PARTICLES = new Set([
+  ...NAME_PARTICLES,
+  'of',
+  'upon',
+  'on',
+  'am',
+  'an',
+  'im',
+  'sur',
+  'en',
+  'della',
+  'des',
+]);
+
+/**
+ * A value that starts with a proper name (after an article) is that name: `Vancouver the rain
+ * has been brutal` is `Vancouver`, `Rio de Janeiro` stays whole.
+ */
+function properName(tokens: readonly Token[], s: Span | undefined): Span | undefined {
+  if (s === undefined) return undefined;
+  let k = s.from;
+  if (ARTICLES.has((tokens[k] as Token).norm) && !(tokens[k] as Token).cap && k + 1 < s.to) k++;
+  if (!(tokens[k] as Token).cap) return s;
+  for (k++; k < s.to; k++) {
+    const t = tokens[k] as Token;
+    if (t.cap) continue;
+    if (PROPER_PARTICLES.has(t.norm) && tokens[k + 1]?.cap === true && k + 1 < s.to) continue;
+    return { ...s, to: k };
+  }
+  return s;
+}
+
 function placeOk(tokens: readonly Token[], s: Span, lowerOnly: boolean, capOnly: boolean) {
   let cap = false;
   for (let k = s.from; k < s.to; k++) {
@@ -193,19 +225,18 @@ export function readValue(
     case 'none':
       return { from: i, to: i, negated: false };
     case 'name':
-      return nameSpan(tokens, at, lowerOnly);
+      return nameSpan(tokens, at, lowerOnly && p.capOnly !== true);
     case 'place': {
-      const s = span(tokens, at, 6);
+      const s = properName(tokens, span(tokens, at, 6));
       return s !== undefined && placeOk(tokens, s, lowerOnly, p.capOnly === true) ? s : undefined;
     }
     case 'org': {
-      let s = span(tokens, at, 6);
+      let s = properName(tokens, span(tokens, at, 6));
       if (s === undefined) return undefined;
       for (let k = s.from + 1; k < s.to; k++) {
         const t = tokens[k] as Token;
         if (t.norm === 'in' && !t.cap) s = { ...s, to: k };
       }
-      if (s === undefined) return undefined;
       let first = (tokens[s.from] as Token).norm;
       if (ARTICLES.has(first) && s.to - s.from > 1) first = (tokens[s.from + 1] as Token).norm;
       if (NOT_EMPLOYER.has(first)) return undefined;
@@ -229,7 +260,7 @@ export function readValue(
       while (end < tokens.length && (tokens[end] as Token).norm !== '"') end++;
       const first = tokens[at];
       // Something to remember is a sentence, not a page.
-      if (end - at < 3 || end - at > MAX_REST_WORDS || first === undefined) return undefined;
+      if (end - at < 2 || end - at > MAX_REST_WORDS || first === undefined) return undefined;
       if (
         [
           'what',
@@ -291,7 +322,7 @@ function matchWords(c: CompiledPattern, tokens: readonly Token[], i: number): nu
     let skipped = 0;
     while (
       w > 0 &&
-      skipped < 2 &&
+      skipped < 3 &&
       j < tokens.length &&
       !want.has((tokens[j] as Token).norm) &&
       (ADVERBS.has((tokens[j] as Token).norm) || /^\d{1,4}$/.test((tokens[j] as Token).norm))
@@ -317,9 +348,9 @@ export function matchAt(
   const first = tokens[i];
   const bySecond = first === undefined ? undefined : index.get(first.norm);
   if (bySecond === undefined) return [];
-  // The second word may come after up to two adverbs (`i really like`), as `matchWords` allows.
+  // The second word may come after up to three adverbs (`i really like`), as `matchWords` allows.
   const candidates: CompiledPattern[] = [...(bySecond.get('') ?? [])];
-  for (let k = i + 1; k < Math.min(tokens.length, i + 4); k++) {
+  for (let k = i + 1; k < Math.min(tokens.length, i + 5); k++) {
     const norm = (tokens[k] as Token).norm;
     const list = bySecond.get(norm);
     if (list !== undefined) candidates.push(...list);
@@ -337,7 +368,10 @@ export function matchAt(
     if (p.slot === 'name' && ADVERBS.has(tokens[valueAt]?.norm ?? '')) valueAt++;
     const s = readValue(p, tokens, valueAt, ctx.lowerOnly);
     if (s === undefined) continue;
-    if (p.followedBy !== undefined && !p.followedBy.has(tokens[s.to]?.norm ?? '')) continue;
+    if (p.followedBy !== undefined) {
+      const next = tokens[s.to]?.norm === ',' ? tokens[s.to + 1] : tokens[s.to];
+      if (!p.followedBy.has(next?.norm ?? '')) continue;
+    }
     const last = tokens[end - 1] as Token;
     const value =
       s.to > s.from

@@ -44,7 +44,7 @@ export const DE_PATTERNS: RulePattern[] = [
   },
   {
     lang: 'de',
-    say: 'ich bin|hier ist|hier spricht',
+    say: 'ich bin der/die?|hier ist der/die?|hier spricht',
     slot: 'name',
     greeting: true,
     build: (m) => set('name', `Heißt ${m.value}.`, m.value),

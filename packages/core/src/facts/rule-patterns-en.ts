@@ -38,10 +38,52 @@ export const EN_PATTERNS: RulePattern[] = [
   },
   {
     lang: 'en',
-    say: 'i am|this is',
+    say: 'i am|this is|im',
     slot: 'name',
     greeting: true,
     build: (m) => set('name', `Name is ${m.value}.`, m.value),
+  },
+  {
+    lang: 'en',
+    say: 'i am',
+    slot: 'name',
+    capOnly: true,
+    followedBy: new Set(['by', 'btw', 'here']),
+    build: (m) => set('name', `Name is ${m.value}.`, m.value),
+  },
+  {
+    lang: 'en',
+    say: 'name is|first name is',
+    slot: 'name',
+    subjectless: true,
+    build: (m) => set('name', `Name is ${m.value}.`, m.value),
+  },
+  {
+    lang: 'en',
+    say: `my/our ${'wife/husband/partner/son/daughter/boyfriend/girlfriend/fiance/fiancee/spouse'}`,
+    slot: 'name',
+    capOnly: true,
+    build: (m) => set(`family:${m.words[1]}`, `Has a ${m.words[1]} named ${m.value}.`, m.value),
+  },
+  {
+    lang: 'en',
+    say: 'my/our dog/cat/puppy/kitten/parrot/rabbit/hamster/horse/bunny',
+    slot: 'name',
+    capOnly: true,
+    build: (m) => set(`pet:${m.words[1]}`, `Has a ${m.words[1]} named ${m.value}.`, m.value),
+  },
+  {
+    lang: 'en',
+    say: 'i teach',
+    slot: 'job-free',
+    build: (m) => set('occupation', `Teaches ${m.value}.`, m.value),
+    after: [
+      {
+        slot: 'org',
+        preps: new Set(['at']),
+        build: (org) => set('employer', `Works at ${org}.`, org),
+      },
+    ],
   },
   {
     lang: 'en',
@@ -58,7 +100,7 @@ export const EN_PATTERNS: RulePattern[] = [
   },
   {
     lang: 'en',
-    say: 'i work at|i work for|i am working at|i am working for|i am employed at|i am employed by|i have a job at|i got a job at|i started working at|i started working for|i have started working at|i just joined|i joined',
+    say: 'i work at|i work for|i am working at|i am working for|i am employed at|i am employed by|i have a job at|i got a job at|i have worked at|i have worked for|i have been working at|i have been working for|i have been at|i started working at|i started working for|i have started working at|i just joined|i joined',
     slot: 'org',
     build: (m) => set('employer', `Works at ${m.value}.`, m.value),
     after: [
@@ -141,7 +183,7 @@ export const EN_PATTERNS: RulePattern[] = [
   },
   {
     lang: 'en',
-    say: 'i like|i enjoy|i am into|i am a fan of|i am a big fan of|i am a huge fan of|i have a soft spot for',
+    say: 'i like|i enjoy|i am into|i am a big/huge/great? fan of|i have a soft spot for',
     slot: 'thing',
     build: (m) => set(`preference:${m.key}`, `Likes ${m.value}.`, m.value),
   },
@@ -153,7 +195,7 @@ export const EN_PATTERNS: RulePattern[] = [
   },
   {
     lang: 'en',
-    say: 'i hate|i can not stand|i detest|i loathe|i dislike|i do not like|i do not enjoy|i am not a fan of|i am not into|i no longer like|i do not love',
+    say: 'i hate|i can not stand|i detest|i loathe|i dislike|i do not like|i do not enjoy|i am not a big/huge/great? fan of|i am not really a fan of|i am not into|i no longer like|i do not love',
     slot: 'thing',
     build: (m) =>
       set(
@@ -189,7 +231,7 @@ export const EN_PATTERNS: RulePattern[] = [
   },
   {
     lang: 'en',
-    say: 'i am a? vegetarian/vegan/pescatarian/pescetarian|i eat vegetarian/vegan',
+    say: 'i am a? vegetarian/vegan/pescatarian/pescetarian|i have been a? vegetarian/vegan/pescatarian|i went vegetarian/vegan|i eat vegetarian/vegan',
     slot: 'none',
     build: (m) => {
       const diet = m.words.at(-1) ?? '';

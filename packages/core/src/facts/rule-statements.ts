@@ -16,6 +16,8 @@ import {
   META,
   NOT_SERIOUS,
   SAYING,
+  SUBORDINATORS,
+  TIME_LEAD,
 } from './rule-words.ts';
 
 /**
@@ -61,14 +63,24 @@ function skipMarkers(tokens: readonly Token[], i: number): { at: number; greetin
 /** Token positions where a statement may begin. */
 function starts(tokens: readonly Token[]): number[] {
   const out = [0];
+  // `Seit letztem Sommer wohne ich in Freiburg`, `Desde marzo vivo en ...`: a fronted time.
+  const timeLead = TIME_LEAD.has(tokens[0]?.norm ?? '');
   for (let k = 0; k < tokens.length - 1; k++) {
     const t = tokens[k] as Token;
     if (t.sep === true) {
       if (t.norm === ':' && SAYING.has(tokens[k - 1]?.norm ?? '')) continue;
       if (t.norm !== '"') out.push(k + 1);
-    } else if (CONJUNCTIONS.has(t.norm) && k > 0) out.push(k + 1);
+    } else if ((CONJUNCTIONS.has(t.norm) && k > 0) || SUBORDINATORS.has(t.norm)) out.push(k + 1);
+    else if (timeLead && k < 4) out.push(k + 1);
   }
-  return out;
+  return [...new Set(out)].sort((a, b) => a - b);
+}
+
+/** The statement may drop its subject here: it begins the sentence or follows a conjunction. */
+function isClauseStart(tokens: readonly Token[], start: number): boolean {
+  if (start === 0 || skipMarkers(tokens, 0).at >= start) return true;
+  const before = tokens[start - 1]?.norm ?? '';
+  return CONJUNCTIONS.has(before) || SUBORDINATORS.has(before);
 }
 
 /** Index of the first word that makes the rest of the sentence hypothetical (`if`, `wenn`). */
@@ -103,7 +115,7 @@ function sentenceCandidates(s: Sentence, src: string, greeting: boolean): Candid
       lowerOnly: s.lowerOnly,
       afterGreeting: sentenceGreeting,
       inQuestion: s.question && at > lastSep,
-      clauseStart: start === 0 || CONJUNCTIONS.has(tokens[start - 1]?.norm ?? ''),
+      clauseStart: isClauseStart(tokens, start),
     };
     out.push(...candidatesAt(ctx, at));
   }

@@ -6,7 +6,8 @@ const words = (s: string) => new Set(s.split(/\s+/).filter((w) => w.length > 0))
 export const MARKERS = words(`
   actually well btw oh also anyway ok okay so now update correction sorry hi hello hey
   greetings yes yeah yep fyi indeed honestly basically today nowadays still currently
-  eigentlich übrigens also hallo ja jetzt inzwischen mittlerweile nun na
+  eigentlich übrigens also hallo servus moin grüezi ciao ja jetzt inzwischen mittlerweile nun na
+  heya hiya buenas
   bonjour salut coucou oui alors bref maintenant enfin désormais
   hola sí bueno pues ahora oye actualmente
   olá oi sim bom então agora aliás atualmente`);
@@ -37,7 +38,8 @@ export const MARKER_PHRASES = [
   'buenas tardes',
   'by the way also',
 ].map((p) => p.split(' '));
-export const GREETINGS = words(`hi hello hey greetings hallo bonjour salut coucou hola olá oi`);
+export const GREETINGS = words(`hi hello hey heya hiya greetings hallo servus moin grüezi ciao
+  bonjour salut coucou hola buenas olá oi`);
 export const GREETING_PHRASES = new Set([
   'good morning',
   'good evening',
@@ -52,13 +54,18 @@ export const GREETING_PHRASES = new Set([
 
 /** Conjunctions after which a new statement may begin. */
 export const CONJUNCTIONS = words(`and but plus und aber sondern et mais y pero e mas`);
+/** Words after which a true statement follows (`since we moved to Vancouver, ...`). */
+export const SUBORDINATORS = words(`since because as puisque comme porque como pois`);
+/** A sentence that opens with these may put its statement after a time (`seit Mai wohne ich`). */
+export const TIME_LEAD = words(`seit desde depuis since hace há ever letzten letztes letztem
+  last this cet cette este esta`);
 
 /** Adverbs skipped between the words of a pattern (`i really like`, `ich wohne jetzt in`). */
 export const ADVERBS = words(`
   really actually currently now also still just absolutely totally definitely truly personally
   recently finally do mostly always genuinely honestly already
   jetzt auch noch gerade wirklich sehr schon seit kurzem inzwischen mittlerweile einfach bitte
-  letztes letzten vorigen jahr monat vor
+  letztes letzten vorigen jahr monat vor jahren monaten wochen
   bien beaucoup vraiment aussi maintenant actuellement toujours
   mucho también ahora actualmente realmente todavía
   muito também agora atualmente realmente ainda`);
@@ -106,7 +113,7 @@ export const NOT_THING = words(`
   so something anything everything nothing much more less very too here there being
   es das dies dich dir sie ihn euch was wie
   ça cela ce te toi vous comment quand
-  eso esto te ti usted cómo cuando tu tus su sus
+  eso esto lo te ti usted cómo cuando tu tus su sus
   isso isto você te ti como quando seu sua teu tua
   dein deine deinen deiner ta ton tes votre vos
   night nights noche noches nuit noite noites nacht`);
@@ -115,7 +122,7 @@ export const ADDRESSEE = words(`you your yours dich dir dein deine deinen deiner
   vous votre vos usted tu tus você seu sua teu tua`);
 /** Words that never start an occupation after `i work as` (`i work as hard as i can`). */
 export const NOT_JOB = words(`hard much long well fast little best usual possible quickly
-  many often`);
+  many often my our his her their people kids children myself them him you`);
 /** Nouns that show a sentence is about the conversation, not a lasting taste. */
 export const CONVERSATION_NOUNS = words(`
   answer idea explanation suggestion response reply solution plan example version approach
