@@ -28,7 +28,8 @@ import {
 import { createSession, type MemorySession } from './memory-session.ts';
 import { createCountings, sessionCounting, type TokenCounterForModel } from './model-countings.ts';
 import { checkParts } from './resolve-parts.ts';
-import { SessionState } from './session-state.ts';
+import { type CachedSession, forwarding, sessionUser } from './session-handle.ts';
+import { otherUser, SessionState } from './session-state.ts';
 import { type TokenAccuracy, TokenAccuracyStats } from './token-accuracy.ts';
 import {
   createUserMemory,
@@ -298,13 +299,17 @@ export function createMemoryEngine(options: MemoryEngineOptions): MemoryEngine {
     return entry;
   };
 
-  /** The cached session, bound to `userId` when the handle names one (see `SessionOptions`). */
+  /**
+   * The cached session, claimed for `userId` when the handle names one and it has no user yet.
+   * Another user than the one the store has it bound to (or a claim it will bind) is refused at
+   * once; before the store was read, the call is refused once it has been (see `forwarding`).
+   */
   const cachedFor = (sessionId: string, userId: string | undefined): CachedSession => {
     const entry = cached(sessionId);
     if (userId !== undefined) {
       const known = entry.state.userId;
-      if (known !== undefined && known !== userId) throw otherUser(sessionId);
-      entry.state.userId = userId;
+      if (known === undefined) entry.state.userId = userId;
+      else if (known !== userId && entry.state.userChecked) throw otherUser(sessionId);
     }
     return entry;
   };
@@ -344,7 +349,7 @@ export function createMemoryEngine(options: MemoryEngineOptions): MemoryEngine {
       const userId = sessionUser(sessionOptions);
       cachedFor(sessionId, userId);
       // The handle finds the session's state at each call: after an eviction, a new one.
-      return forwarding(sessionId, userId, () => cachedFor(sessionId, userId));
+      return forwarding(sessionId, userId, () => cachedFor(sessionId, userId), working);
     },
     user(userId) {
       assertValidUserId(userId);
@@ -368,66 +373,5 @@ export function createMemoryEngine(options: MemoryEngineOptions): MemoryEngine {
         await Promise.allSettled(running);
       }
     },
-  };
-}
-
-interface CachedSession {
-  state: SessionState;
-  session: MemorySession;
-}
-
-/** `engine.session()`'s options checked: the user id, if any. */
-function sessionUser(options: unknown): string | undefined {
-  if (options === undefined) return undefined;
-  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
-    throw new MemValidationError(
-      'options',
-      '[mem/core] engine.session(id, options) takes { userId? }, e.g. { userId: "user-42" }.',
-    );
-  }
-  const { userId } = options as SessionOptions;
-  if (userId !== undefined) assertValidUserId(userId);
-  return userId;
-}
-
-/** Another user than the session's: said without naming the user the session belongs to. */
-function otherUser(sessionId: string): MemValidationError {
-  return new MemValidationError(
-    'userId',
-    `[mem/core] session ${JSON.stringify(sessionId)} belongs to another user: open it with that user's id, or use another session id for this user.`,
-  );
-}
-
-/**
- * A session handle whose every call goes to the session `current()` returns (bound to the
- * handle's user; a refusal is the call's rejection). `userId`: the handle's, else the session's.
- */
-function forwarding(
-  id: string,
-  userId: string | undefined,
-  current: () => CachedSession,
-): MemorySession {
-  const call = <T>(run: (session: MemorySession) => Promise<T>): Promise<T> => {
-    try {
-      return run(current().session);
-    } catch (error) {
-      return Promise.reject(error);
-    }
-  };
-  return {
-    id,
-    get userId() {
-      return userId ?? current().state.userId;
-    },
-    append: (messages, options) => call((s) => s.append(messages, options)),
-    context: (options) => call((s) => s.context(options)),
-    messages: (options) => call((s) => s.messages(options)),
-    history: () => call((s) => s.history()),
-    summaries: () => call((s) => s.summaries()),
-    compact: (options) => call((s) => s.compact(options)),
-    summarizeNow: (options) => call((s) => s.summarizeNow(options)),
-    idle: () => call((s) => s.idle()),
-    pop: () => call((s) => s.pop()),
-    clear: () => call((s) => s.clear()),
   };
 }

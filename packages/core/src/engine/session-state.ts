@@ -118,22 +118,13 @@ export class SessionState {
   }
 
   /**
-   * Reads the store's binding of the session once: a session stored for another user than the
-   * one named is refused (`MemValidationError`, field `userId`); a stored user is adopted by a
-   * state that named none.
+   * Reads the store's binding of the session once: the store is the truth, so a stored user
+   * replaces whatever a handle claimed (each handle then checks it is its own user, see
+   * `forwarding`); without one, the claim stands and the next append binds it.
    */
   async checkUser(store: Store): Promise<void> {
     if (this.userChecked) return;
-    const claimed = this.userId;
     const stored = (await store.info(this.id))?.userId;
-    if (stored !== undefined && claimed !== undefined && stored !== claimed) {
-      // The claim was the handle's: a handle without a user may still adopt the stored one.
-      if (this.userId === claimed) this.userId = undefined;
-      throw new MemValidationError(
-        'userId',
-        `[mem/core] session ${JSON.stringify(this.id)} belongs to another user: open it with that user's id, or use another session id for this user.`,
-      );
-    }
     if (stored !== undefined) this.userId = stored;
     this.userChecked = true;
   }
@@ -208,6 +199,14 @@ export class SessionState {
 }
 
 type StoredInteraction = InteractionLog<StoredMessage>['interactions'][number];
+
+/** Another user than the session's: said without naming the user the session belongs to. */
+export function otherUser(sessionId: string): MemValidationError {
+  return new MemValidationError(
+    'userId',
+    `[mem/core] session ${JSON.stringify(sessionId)} belongs to another user: open it with that user's id, or use another session id for this user.`,
+  );
+}
 
 /**
  * Seq of the first message of the newest complete interaction (0 when there is none): finished

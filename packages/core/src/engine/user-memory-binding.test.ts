@@ -103,4 +103,19 @@ describe('sessions belong to a user', () => {
     expect((await refusal(() => bob.append({ role: 'user', content: 'x' }))).field).toBe('userId');
     expect((await store.read('s1')).messages).toHaveLength(1);
   });
+
+  it('a claim racing a first read never lends the session to the claimer nor refuses the owner', async () => {
+    const store = createInMemoryStore();
+    await createMemoryEngine({ profile, store })
+      .session('s1', { userId: 'ana' })
+      .append({ role: 'user', content: 'My secret is 42' });
+    const engine = createMemoryEngine({ profile, store });
+    const plain = engine.session('s1').context();
+    const bob = engine.session('s1', { userId: 'bob' }).context();
+    const ana = engine.session('s1', { userId: 'ana' }).context();
+    expect((await plain).messages).toHaveLength(1);
+    expect((await ana).messages).toHaveLength(1);
+    expect((await refusal(() => bob)).field).toBe('userId');
+    expect(engine.session('s1').userId).toBe('ana');
+  });
 });
