@@ -46,6 +46,57 @@ describe('openLiveSession', () => {
     });
   }
 
+  it("with a user, each session its own: detail(turn) matches the user's sessions in the store, erasures in one session leave the others", async () => {
+    // Erases every 6 interactions within a session: each session of the conversation erases.
+    const profile = {
+      long_term_memory_strategy: [
+        { long_term_memory_id: 'neuralyzer', interaction_threshold_qty: 6, interaction_keep: 2 },
+      ],
+    };
+    const turns = planTurns(await loadConversation(SUPPORT_DESK), { sessionsApart: true });
+    const live = await openLiveSession({
+      profile,
+      store: 'sqlite',
+      userId: 'maren',
+      sessionId: `maren:${turns[0]!.day}`,
+    });
+    try {
+      for (const turn of turns) {
+        await live.switchSession(`maren:${turn.day}`);
+        const { detail } = await live.turn(turn.user, turn.replies, {
+          before: turn.before,
+          day: turn.day,
+        });
+        const kept = [];
+        for (const id of live.sessionIds) {
+          kept.push(...(await live.engine.session(id, { userId: 'maren' }).history()));
+        }
+        expect(detail.history.filter((h) => h.state !== 'erased').map((h) => h.id)).toEqual(
+          kept.map((m) => m.id),
+        );
+        expect(detail.turn.historyTokens).toBe(kept.reduce((s, m) => s + m.tokenCount, 0));
+        // The prompt is the session's own (and the user's facts): no message of another session.
+        const prefix = `${turn.day.slice(0, 2)}-`;
+        for (const item of detail.context.filter((c) => c.kind !== 'facts')) {
+          expect(item.id.startsWith(prefix), item.id).toBe(true);
+        }
+      }
+      const days = new Set(turns.map((t) => t.day));
+      expect(live.sessionIds).toEqual([...days].map((d) => `maren:${d}`));
+      expect((await live.engine.user('maren').sessions()).sort()).toEqual(
+        [...live.sessionIds].sort(),
+      );
+      const erasing = new Set(
+        live.turns
+          .filter((t) => t.events.some((e) => e.kind === 'erasure'))
+          .map((t) => t.sessionId),
+      );
+      expect(erasing.size).toBeGreaterThanOrEqual(2);
+    } finally {
+      await live.close();
+    }
+  });
+
   it('chats turn by turn: the context holds the new user message, replies count in history', async () => {
     const live = await openLiveSession({
       profile: presetProfile('short-term'),

@@ -46,6 +46,29 @@ describe('planTurns', () => {
     ]);
   });
 
+  it('sessions apart (a replay with a user): every session keeps its own system prompt', () => {
+    const turns = planTurns(
+      {
+        title: 't',
+        sessions: [
+          { id: 'd1', title: 'day 1', messages: [m('a', 'system', 'S'), m('b', 'user', 'u1')] },
+          {
+            id: 'd2',
+            title: 'day 2',
+            messages: [m('e', 'system', 'S'), m('f', 'user', 'u3'), m('g', 'assistant', 'r3')],
+          },
+        ],
+      },
+      { sessionsApart: true },
+    );
+    expect(
+      turns.map((t) => [t.day, t.before.map((x) => x.id), t.user.id, t.replies.map((x) => x.id)]),
+    ).toEqual([
+      ['d1', ['a'], 'b', []],
+      ['d2', ['e'], 'f', ['g']],
+    ]);
+  });
+
   it('slugify makes a session id from a title', () => {
     expect(slugify('Brightwell Freight — 9–20 März 2026!')).toBe(
       'brightwell-freight-9-20-marz-2026',
