@@ -70,8 +70,11 @@ export async function runFactsBench(quick: boolean) {
   const sets: { name: string; items: CorpusItem[] }[] = [
     { name: 'tuning', items: loadFactCorpus(CORPUS_FILES.tuning) },
   ];
-  if (existsSync(fileURLToPath(CORPUS_FILES.heldout))) {
-    sets.push({ name: 'held-out', items: loadFactCorpus(CORPUS_FILES.heldout) });
+  for (const [name, file] of [
+    ['held-out 1', CORPUS_FILES.heldout],
+    ['held-out 2', CORPUS_FILES.heldout2],
+  ] as const) {
+    if (existsSync(fileURLToPath(file))) sets.push({ name, items: loadFactCorpus(file) });
   }
   const summary: Record<string, unknown>[] = [];
   for (const set of sets) {

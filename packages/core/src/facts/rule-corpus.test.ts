@@ -68,4 +68,18 @@ describe('rules fact extractor on its corpus', () => {
       [],
     );
   });
+
+  it('stays at or above its floors on the two held-out sets (their first measurements are in their descriptions)', async () => {
+    const floors = [
+      { file: CORPUS_FILES.heldout, recall: 0.9, falseRate: 0.02 },
+      { file: CORPUS_FILES.heldout2, recall: 0.75, falseRate: 0.03 },
+    ];
+    for (const floor of floors) {
+      const scores = await scoreCorpus(extractor, loadFactCorpus(floor.file));
+      const r = rates(scores);
+      expect(scores.length).toBeGreaterThanOrEqual(60);
+      expect(r.recall, String(floor.file)).toBeGreaterThanOrEqual(floor.recall);
+      expect(r.falseRate, describeFalse(scores).join('\n')).toBeLessThanOrEqual(floor.falseRate);
+    }
+  });
 });

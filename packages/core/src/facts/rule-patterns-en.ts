@@ -48,7 +48,7 @@ export const EN_PATTERNS: RulePattern[] = [
     say: 'i am',
     slot: 'name',
     capOnly: true,
-    followedBy: new Set(['by', 'btw', 'here']),
+    followedBy: new Set(['by', 'btw', 'here', 'and']),
     build: (m) => set('name', `Name is ${m.value}.`, m.value),
   },
   {
@@ -87,10 +87,14 @@ export const EN_PATTERNS: RulePattern[] = [
   },
   {
     lang: 'en',
-    say: 'i live in|i am living in|i reside in|i moved to|i have moved to|i relocated to|i have relocated to|i am based in|i have been living in|we live in|we moved to|we have moved to|i settled in|i have settled in|my home is in|i live near',
+    say: 'i live in|i am living in|i reside in|i moved to|i have moved to|i relocated to|i have relocated to|i am based in|i have been living in|we live in|we moved to|we have moved to|i settled in|i have settled in|my home is in|i live near|i live outside|i live just outside',
     slot: 'place',
     build: (m) =>
-      set('location', `Lives ${m.words.includes('near') ? 'near' : 'in'} ${m.value}.`, m.value),
+      set(
+        'location',
+        `Lives ${m.words.find((w) => w === 'near' || w === 'outside') ?? 'in'} ${m.value}.`,
+        m.value,
+      ),
   },
   {
     lang: 'en',
@@ -129,7 +133,7 @@ export const EN_PATTERNS: RulePattern[] = [
   },
   {
     lang: 'en',
-    say: 'work at|work for|working at|working for',
+    say: 'work at|work for|working at|working for|been working at|been working for',
     slot: 'org',
     capOnly: true,
     subjectless: true,
@@ -168,7 +172,7 @@ export const EN_PATTERNS: RulePattern[] = [
   },
   {
     lang: 'en',
-    say: `i have a ${PETS} named|i have a ${PETS} called|my ${PETS} is called|my ${PETS} is named|my ${PETS} 's name is|we have a ${PETS} named|we have a ${PETS} called`,
+    say: `i have a ${PETS} named|i have a ${PETS} called|i have got a ${PETS} named|i have got a ${PETS} called|my ${PETS} is called|my ${PETS} is named|my ${PETS} 's name is|we have a ${PETS} named|we have a ${PETS} called`,
     slot: 'name',
     build: (m) => {
       const pet = m.words.find((w) => PETS.split('/').includes(w)) ?? 'pet';

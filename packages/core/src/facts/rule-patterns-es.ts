@@ -69,6 +69,13 @@ export const ES_PATTERNS: RulePattern[] = [
     say: 'yo? trabajo en/para|estoy trabajando en/para|trabajo actualmente en|empecé a trabajar en/para',
     slot: 'org',
     build: (m) => set('employer', `Trabaja ${prepJoin(m.prep, m.value)}.`, m.value),
+    after: [
+      {
+        slot: 'job-free',
+        preps: new Set(['como']),
+        build: (job) => set('occupation', `Trabaja como ${job}.`, job),
+      },
+    ],
   },
   {
     lang: 'es',

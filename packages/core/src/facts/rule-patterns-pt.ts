@@ -65,6 +65,13 @@ export const PT_PATTERNS: RulePattern[] = [
     say: `eu? trabalho ${EM}|eu? trabalho para/pra|estou trabalhando ${EM}|estou a trabalhar ${EM}|comecei a trabalhar ${EM}`,
     slot: 'org',
     build: (m) => set('employer', `Trabalha ${prepJoin(m.prep, m.value)}.`, m.value),
+    after: [
+      {
+        slot: 'job-free',
+        preps: new Set(['como']),
+        build: (job) => set('occupation', `Trabalha como ${job}.`, job),
+      },
+    ],
   },
   {
     lang: 'pt',

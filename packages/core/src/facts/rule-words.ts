@@ -65,7 +65,7 @@ export const ADVERBS = words(`
   really actually currently now also still just absolutely totally definitely truly personally
   recently finally do mostly always genuinely honestly already
   jetzt auch noch gerade wirklich sehr schon seit kurzem inzwischen mittlerweile einfach bitte
-  letztes letzten vorigen jahr monat vor jahren monaten wochen
+  letztes letzten vorigen jahr monat vor jahren monaten wochen zwei drei vier fünf zehn
   bien beaucoup vraiment aussi maintenant actuellement toujours
   mucho también ahora actualmente realmente todavía
   muito também agora atualmente realmente ainda`);
@@ -85,6 +85,7 @@ export const TERMINATORS = words(`
 
 /** Tokens dropped from the end of a value (`Paris now`, `Porto last month`). */
 export const TRAILING = words(`now too anymore either though lol haha btw here there again
+  lately nowadays tbh atm honestly anyway
   jetzt auch hier maintenant aussi ici ahora también aquí agora também aqui ya já`);
 
 /** Never a name, whatever the case. */
@@ -138,6 +139,7 @@ export const TALK_VERBS = words(`know see hear ask think say thank help try unde
 /** Places that are not a place someone lives (`i live in fear`, `i'm from the future`). */
 export const NOT_PLACE = words(`
   fear hope denial peace harmony sin luxury poverty style comfort bubble world fantasy dream
+  mundo monde welt mondo head heart kopf tête cabeza cabeça
   dreams past present future moment meantime meanwhile flat apartment house dorm tent van car
   cave basement room office team department company group support sales marketing class
   question step topic page section part chapter level stage phase thread chat conversation
