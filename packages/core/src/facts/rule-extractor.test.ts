@@ -271,6 +271,18 @@ describe('createRuleFactExtractor', () => {
     }
   });
 
+  it('never keeps a credential, and keeps the other facts of the message', async () => {
+    expect(
+      await facts('My name is Ana. Remember that my OpenAI key is sk-proj-Ab12Cd34Ef56Gh78.'),
+    ).toEqual({
+      name: 'Name is Ana.',
+    });
+    expect(await extract('Please remember that my password is hunter2.')).toEqual([]);
+    expect(
+      await extract('Remember my PIN is 4921 and my card number is 4111 1111 1111 1111.'),
+    ).toEqual([]);
+  });
+
   it('stops when its signal is aborted', async () => {
     const controller = new AbortController();
     controller.abort();

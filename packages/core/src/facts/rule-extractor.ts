@@ -1,6 +1,7 @@
 import { messageText } from '../model/message.ts';
 import type { UserFact } from '../store/store-spec.ts';
 import type { FactExtractor, FactOperation } from './fact-extractor.ts';
+import { factTextProblem } from './fact-operations.ts';
 import type { Candidate } from './rule-pattern.ts';
 import { findStatements } from './rule-statements.ts';
 
@@ -17,6 +18,12 @@ const loose = (s: string) =>
     .replace(/\s+/g, ' ')
     .replace(/[.!?]+$/, '')
     .trim();
+
+/** Something to remember that is a password, a PIN or a card: never shown in every prompt. */
+const CREDENTIAL =
+  /\b(?:password|passwort|kennwort|mot de passe|contraseña|senha|passcode|pin|api key|token|secret|credentials?|iban|credit card|card number|cvv)\b/iu;
+const isCredential = (about: string, value: string) =>
+  about.startsWith('remember:') && CREDENTIAL.test(value);
 
 interface Pending {
   about: string;
@@ -97,6 +104,14 @@ export function createRuleFactExtractor(options: RuleFactExtractorOptions = {}):
         if (signal.aborted) break;
         if (message.role !== 'user') continue;
         for (const candidate of findStatements(messageText(message), maxChars)) {
+          // A credential or an error text is never kept (the engine would refuse the whole result).
+          if (
+            candidate.kind === 'set' &&
+            (factTextProblem(candidate.text) !== undefined ||
+              isCredential(candidate.about, candidate.value))
+          ) {
+            continue;
+          }
           found.push({ candidate, messageId: message.id });
         }
       }
