@@ -39,7 +39,7 @@ import { benchWorstCaseTokens } from './worst-case-tokens-bench.ts';
  *   language and kind (tuning set and the held-out set written after tuning), and its cost per
  *   message, 1 MB and adversarial messages included (facts-bench.ts).
  * `--quick` shrinks the sizes;
- * `--only=window|engine|tokens|token-counts|summary-gate|facts|conditions|recall|recall-speed|cold`
+ * `--only=window|engine|tokens|token-counts|summary-gate|facts|user-turn|conditions|recall|recall-speed|cold`
  * runs one part.
  */
 const quick = process.argv.includes('--quick');
@@ -216,6 +216,13 @@ if (only === undefined || only === 'token-counts') {
 if (only === undefined || only === 'summary-gate') {
   const { runSummaryGateBench } = await import('./summary-gate-bench.ts');
   out.summaryGate = runSummaryGateBench(quick);
+}
+if (only === undefined || only === 'user-turn') {
+  const { benchUserTurns, reportUserTurns } = await import('./user-turn-bench.ts');
+  const history = quick ? 500 : 2_000;
+  const measured = quick ? 200 : 1_000;
+  await benchUserTurns(200, 100); // warm-up, discarded
+  out.userTurn = reportUserTurns(await benchUserTurns(history, measured), history);
 }
 if (only === undefined || only === 'facts') {
   const { runFactsBench } = await import('./facts-bench.ts');

@@ -59,12 +59,29 @@ export function createContextAssembler(
       ctx.counter.replyPrimingTokens,
     );
   const factsConfig = ctx.profile.config.user_facts;
-  /** The user's facts block, read from the store at every call (other processes write facts). */
+  /**
+   * The user's facts block, read from the store at every call (other processes write facts);
+   * counted again only when what it shows could differ: another user, counter, or facts (by
+   * id, time and text, not by version: versions restart at 0 after `forgetUser`).
+   */
+  let lastFacts:
+    | { userId: string; key: string; counter: unknown; message: CountedMessage | undefined }
+    | undefined;
   const factsBlock = async (): Promise<CountedMessage | undefined> => {
     const userId = state.userId;
     if (userId === undefined || factsConfig === null || factsConfig.max_tokens <= 0) return;
     const { facts } = await ctx.store.userFacts(userId);
-    return userFactsMessage(ctx.counter, facts, factsConfig.max_tokens);
+    const key = facts.map((f) => `${f.id}\u0000${f.updatedAt}\u0000${f.text}`).join('\u0001');
+    if (
+      lastFacts?.userId === userId &&
+      lastFacts.key === key &&
+      lastFacts.counter === ctx.counter
+    ) {
+      return lastFacts.message;
+    }
+    const message = userFactsMessage(ctx.counter, facts, factsConfig.max_tokens);
+    lastFacts = { userId, key, counter: ctx.counter, message };
+    return message;
   };
 
   // The query of the last call, by the user messages it was made of (the same objects until

@@ -318,6 +318,24 @@ describe('fact extraction in the background', () => {
     expect(slow[0]!.conflicts() + slow[1]!.conflicts()).toBeGreaterThan(0);
   });
 
+  it('shows the facts another process wrote after forgetting the user, never the forgotten ones (versions restart at 0)', async () => {
+    const backend = createInMemoryBackend();
+    const here = factsEngine({ store: createInMemoryStore({ backend }) }).engine;
+    const there = factsEngine({ store: createInMemoryStore({ backend }) }).engine;
+    await here.user('ana').setFact({ about: 'location', text: 'Lives in Lisbon.' });
+    const session = here.session('s', { userId: 'ana' });
+    const before = await session.context({ next: { role: 'user', content: 'hi' } });
+    expect(before.messages.map(messageText).join('\n')).toContain('Lives in Lisbon.');
+
+    await there.forgetUser('ana');
+    await there.user('ana').setFact({ about: 'location', text: 'Lives in Porto.' });
+
+    const after = await session.context({ next: { role: 'user', content: 'hi' } });
+    const text = after.messages.map(messageText).join('\n');
+    expect(text).toContain('Lives in Porto.');
+    expect(text).not.toContain('Lisbon');
+  });
+
   it('the default extractor learns a name with no model', async () => {
     const engine = createMemoryEngine({ profile: {} });
     const session = engine.session('s', { userId: 'ana' });
