@@ -9,6 +9,7 @@ import {
   NOT_JOB,
   NOT_NAME,
   NOT_PLACE,
+  NOT_SIGN_IN,
   NOT_THING,
   TALK_VERBS,
   TERMINATORS,
@@ -20,6 +21,8 @@ interface Span {
   from: number;
   to: number;
   negated: boolean;
+  /** `choice`: the thing it is preferred to. */
+  other?: { from: number; to: number };
 }
 
 const NAME_WORD = /^[\p{L}\p{M}'’.-]{1,30}$/u;
@@ -126,6 +129,8 @@ function nameSpan(tokens: readonly Token[], i: number, lowerOnly: boolean): Span
   const first = tokens[i];
   if (first === undefined || first.sep === true || NOT_NAME.has(first.norm)) return undefined;
   if (!NAME_WORD.test(first.raw)) return undefined;
+  // `call me when you can`: a clause word is never a lower-case name.
+  if (!first.cap && (TERMINATORS.has(first.norm) || NOT_THING.has(first.norm))) return undefined;
   if (!first.cap) return lowerOnly ? { from: i, to: i + 1, negated: false } : undefined;
   let j = i + 1;
   while (j < tokens.length && j - i < 4) {
@@ -213,6 +218,52 @@ function thingOk(tokens: readonly Token[], s: Span): boolean {
   return true;
 }
 
+/** `Ava and Noah`, `Ava, Noah and Lea`: up to four names joined by `,` `and` `&`. */
+function namesSpan(tokens: readonly Token[], i: number, lowerOnly: boolean): Span | undefined {
+  const first = nameSpan(tokens, i, lowerOnly);
+  if (first === undefined) return undefined;
+  let to = first.to;
+  for (let n = 1; n < 4; n++) {
+    const join = tokens[to]?.norm ?? '';
+    if (join !== ',' && join !== 'and' && join !== '&') break;
+    let at = to + 1;
+    if (join === ',' && tokens[at]?.norm === 'and') at++;
+    const next = nameSpan(tokens, at, lowerOnly);
+    if (next === undefined) break;
+    to = next.to;
+  }
+  return { from: i, to, negated: false };
+}
+
+/** Words between which a choice is split: `email over phone calls`, `walk than drive`. */
+const CHOICE_SPLIT = new Set(['over', 'to', 'than', 'rather', 'instead']);
+/** Verbs dropped before a choice: `i'd rather have bullet points than paragraphs`. */
+const CHOICE_VERBS = new Set(['have', 'get', 'use', 'receive', 'see']);
+
+function choiceSpan(tokens: readonly Token[], i: number): Span | undefined {
+  let at = i;
+  while (VALUE_LEAD.has(tokens[at]?.norm ?? '')) at++;
+  if (CHOICE_VERBS.has(tokens[at]?.norm ?? '') && !CHOICE_SPLIT.has(tokens[at + 1]?.norm ?? '')) {
+    at++;
+  }
+  const s = span(tokens, at, 6);
+  if (s === undefined || !thingOk(tokens, s)) return undefined;
+  let k = s.from + 1;
+  while (k < s.to && !CHOICE_SPLIT.has((tokens[k] as Token).norm)) k++;
+  const split = tokens[k];
+  if (split === undefined || split.sep === true || !CHOICE_SPLIT.has(split.norm)) {
+    return { ...s, to: k };
+  }
+  let y = k + 1;
+  if (split.norm === 'rather' && tokens[y]?.norm === 'than') y++;
+  else if (split.norm === 'instead' && tokens[y]?.norm === 'of') y++;
+  else if (split.norm === 'rather' || split.norm === 'instead') return { ...s, to: k };
+  if (CHOICE_VERBS.has(tokens[y]?.norm ?? '')) y++;
+  const other = span(tokens, y, 5);
+  const x = { ...s, to: k };
+  return other !== undefined && thingOk(tokens, other) ? { ...x, other } : x;
+}
+
 /** Reads the value of `pattern` at token `i`; undefined when what follows is not one. */
 export function readValue(
   p: Pick<RulePattern, 'slot' | 'capOnly' | 'jobs'>,
@@ -226,6 +277,10 @@ export function readValue(
       return { from: i, to: i, negated: false };
     case 'name':
       return nameSpan(tokens, at, lowerOnly && p.capOnly !== true);
+    case 'names':
+      return namesSpan(tokens, at, lowerOnly && p.capOnly !== true);
+    case 'choice':
+      return choiceSpan(tokens, at);
     case 'place': {
       const s = properName(tokens, span(tokens, at, 6));
       return s !== undefined && placeOk(tokens, s, lowerOnly, p.capOnly === true) ? s : undefined;
@@ -312,6 +367,8 @@ export interface MatchContext {
   inQuestion: boolean;
   /** The statement begins its sentence or follows a conjunction (subjectless patterns). */
   clauseStart: boolean;
+  /** The first clause of the message, or one right after a greeting (`opening` patterns). */
+  opening: boolean;
 }
 
 /** The end of the pattern's words matched at `i` (adverbs between them skipped), or -1. */
@@ -362,12 +419,19 @@ export function matchAt(
     if (p.greeting === true && !ctx.afterGreeting) continue;
     if (p.subjectless === true && !ctx.clauseStart) continue;
     if (ctx.inQuestion && p.request !== true) continue;
+    if (p.opening === true && !ctx.opening) continue;
     const end = matchWords(c, tokens, i);
     if (end === -1) continue;
     let valueAt = end;
     if (p.slot === 'name' && ADVERBS.has(tokens[valueAt]?.norm ?? '')) valueAt++;
     const s = readValue(p, tokens, valueAt, ctx.lowerOnly);
     if (s === undefined) continue;
+    if (p.needsOther === true && s.other === undefined) continue;
+    if (p.opening === true) {
+      const next = tokens[s.to];
+      if (next !== undefined && next.sep !== true) continue;
+      if (!openingName(tokens, s.from, s.to)) continue;
+    }
     if (p.followedBy !== undefined) {
       const next = tokens[s.to]?.norm === ',' ? tokens[s.to + 1] : tokens[s.to];
       if (!p.followedBy.has(next?.norm ?? '')) continue;
@@ -392,7 +456,51 @@ export function matchAt(
       negated: s.negated,
       noLonger,
     };
+    if (s.other !== undefined) {
+      const a = tokens[s.other.from] as Token;
+      const b = tokens[s.other.to - 1] as Token;
+      match.other = src.slice(a.start, b.end);
+    }
     out.push({ pattern: p, match, from: s.from, to: s.to });
   }
   return out;
+}
+
+/** A name at the opening of a message: one or two capitalized words, none a common word. */
+function openingName(tokens: readonly Token[], from: number, to: number): boolean {
+  if (to - from < 1 || to - from > 2) return false;
+  for (let k = from; k < to; k++) {
+    const t = tokens[k] as Token;
+    if (!t.cap || !NAME_WORD.test(t.raw) || NOT_NAME.has(t.norm) || NOT_SIGN_IN.has(t.norm)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+const SIGN_IN = new Set(['here', 'again', 'hier', 'ici', 'aquí', 'aqui']);
+
+/**
+ * A sign-in at the opening of a message: `Maren here.`, `Hi Orla, Maren again.`, `Hey, it's
+ * Dave`. The name comes before `here`/`again` (or after `it's`), and the clause ends there.
+ */
+export function readSignIn(ctx: MatchContext, at: number): string | undefined {
+  const { tokens } = ctx;
+  if (!ctx.opening || ctx.inQuestion) return undefined;
+  let from = at;
+  const itIs = tokens[at]?.norm === 'it' && tokens[at + 1]?.norm === 'is';
+  if (itIs) {
+    if (!ctx.afterGreeting) return undefined;
+    from = at + 2;
+  }
+  let to = from;
+  while (to < from + 3 && tokens[to]?.cap === true && tokens[to]?.sep !== true) to++;
+  if (!openingName(tokens, from, to)) return undefined;
+  let end = to;
+  if (SIGN_IN.has(tokens[end]?.norm ?? '')) end++;
+  else if (!itIs) return undefined;
+  if (tokens[end]?.norm === 'again') end++;
+  const next = tokens[end];
+  if (next !== undefined && next.sep !== true && next.norm !== 'from') return undefined;
+  return ctx.src.slice((tokens[from] as Token).start, (tokens[to - 1] as Token).end);
 }

@@ -11,9 +11,22 @@ export type RuleLanguage = 'en' | 'de' | 'fr' | 'es' | 'pt';
  * - `name`: one to four name words; `place`, `org`: a place or an organisation (up to six words);
  * - `job`: an occupation from the language's list of jobs (`a senior nurse`);
  * - `job-free`: any short occupation (after `i work as`); `thing`: what someone likes;
- * - `rest`: the rest of the sentence (`remember that ...`); `none`: the words are the fact.
+ * - `rest`: the rest of the sentence (`remember that ...`); `none`: the words are the fact;
+ * - `names`: one or more names (`Ava and Noah`, `Ava, Noah and Lea`);
+ * - `choice`: a thing, then optionally `over`/`to`/`than`/`rather than`/`instead of` and the
+ *   thing it is preferred to (`email over phone calls`), in `other`.
  */
-export type Slot = 'name' | 'place' | 'org' | 'job' | 'job-free' | 'thing' | 'rest' | 'none';
+export type Slot =
+  | 'name'
+  | 'names'
+  | 'place'
+  | 'org'
+  | 'job'
+  | 'job-free'
+  | 'thing'
+  | 'choice'
+  | 'rest'
+  | 'none';
 
 export type Candidate =
   | { kind: 'set'; about: string; text: string; value: string }
@@ -32,6 +45,8 @@ export interface PatternMatch {
   /** `nicht` after the value, or `any more` / `no longer`: the statement is negated. */
   negated: boolean;
   noLonger: boolean;
+  /** The thing a `choice` is preferred to (`phone calls` in `email over phone calls`). */
+  other?: string;
 }
 
 export interface RulePattern {
@@ -61,6 +76,15 @@ export interface RulePattern {
     slot: Slot;
     build(value: string, prep: string): Candidate;
   }[];
+  /** `choice`: only with the thing it is preferred to (`i'd rather X than Y`). */
+  needsOther?: boolean;
+  /** `rest`: only a statement inside it counts (`keep in mind I'm vegan`), never the words. */
+  innerOnly?: boolean;
+  /**
+   * Only in the first clause of a message (or right after a greeting), and the value must end
+   * its clause: `I'm Dave, ...` at the start of a message is a name.
+   */
+  opening?: boolean;
   /** A statement without its subject (`just moved to Austin`, `... und wohne in Leipzig`). */
   subjectless?: boolean;
 }

@@ -1,4 +1,5 @@
-import { type RulePattern, set, withArticle } from './rule-pattern.ts';
+import { channelOf } from './rule-contact.ts';
+import { type PatternMatch, type RulePattern, set, withArticle } from './rule-pattern.ts';
 
 /** English statements about oneself. */
 
@@ -25,6 +26,42 @@ export const EN_JOBS = words(`
 const RELATIONS =
   'wife/husband/partner/son/daughter/boyfriend/girlfriend/fiance/fiancee/mom/mother/dad/father/brother/sister/baby/kid/child/spouse';
 const PETS = 'dog/cat/puppy/kitten/parrot/rabbit/hamster/horse/bird/turtle/fish/bunny';
+/** Breeds and the animal they are (`a golden retriever called Biscuit` is a dog). */
+const BREEDS: Record<string, string> = Object.fromEntries([
+  ...`retriever labrador lab poodle terrier spaniel collie beagle shepherd husky dachshund pug
+  bulldog corgi greyhound whippet schnauzer rottweiler doberman boxer chihuahua pointer setter
+  sheepdog mutt doodle labradoodle cockapoo`
+    .split(/\s+/)
+    .map((b) => [b, 'dog']),
+  ...'tabby siamese persian ragdoll bengal'.split(' ').map((b) => [b, 'cat']),
+]);
+const PET_WORDS = `${PETS}/${Object.keys(BREEDS).join('/')}`;
+const PET_LOOKS =
+  'golden/black/yellow/chocolate/white/grey/gray/brown/ginger/red/border/german/english/french/jack/cocker/springer/old/little/big/young/rescue/rescued/miniature/mini/toy/long-haired/short-haired/fluffy/orange';
+/** Businesses someone runs (`i run a small bakery`). */
+const BUSINESSES = words(`bakery cafe café coffeeshop restaurant bistro bar pub shop store boutique
+  salon business company startup start-up agency firm studio clinic practice farm vineyard winery
+  hotel hostel guesthouse b&b bookshop bookstore gym kitchen nursery daycare kindergarten school
+  brewery distillery garage workshop consultancy charity nonprofit non-profit foundation
+  restaurants shops franchise blog podcast newsletter channel bakeshop florist pharmacy`);
+const their = (value: string) => value.replace(/^(?:my|our)\b/i, 'their');
+const business = (m: PatternMatch) =>
+  /^(?:my|our|the)\b/i.test(m.value) ? their(m.value) : withArticle(m.value);
+/** `email over phone calls`: a contact preference when both are channels. */
+function preferred(m: PatternMatch, verb: string) {
+  const channel = channelOf(m.value);
+  const other = m.other === undefined ? undefined : (channelOf(m.other) ?? m.other);
+  if (channel !== undefined) {
+    const text =
+      other === undefined
+        ? `Prefers to be contacted by ${channel}.`
+        : `Prefers ${channel} over ${other}.`;
+    return set('preference:contact', text, channel);
+  }
+  const text =
+    m.other === undefined ? `${verb} ${m.value}.` : `${verb} ${m.value} over ${m.other}.`;
+  return set(`preference:${m.key}`, text, m.value);
+}
 const AT = new Set(['at', 'for', 'with']);
 const AS = new Set(['as']);
 const FROM = new Set(['from']);
@@ -50,6 +87,72 @@ export const EN_PATTERNS: RulePattern[] = [
     capOnly: true,
     followedBy: new Set(['by', 'btw', 'here', 'and']),
     build: (m) => set('name', `Name is ${m.value}.`, m.value),
+  },
+  {
+    lang: 'en',
+    say: 'i am',
+    slot: 'name',
+    capOnly: true,
+    opening: true,
+    build: (m) => set('name', `Name is ${m.value}.`, m.value),
+  },
+  {
+    lang: 'en',
+    say: "my/our twins/kids/children/sons/daughters/boys/girls are named/called|my/our twins/kids/children/sons/daughters/boys/girls names are|my/our twins/kids/children/sons/daughters/boys/girls 's names are",
+    slot: 'names',
+    build: (m) => {
+      const rel = m.words[1] ?? 'children';
+      return set(`family:${rel}`, `Has ${rel} named ${m.value}.`, m.value);
+    },
+  },
+  {
+    lang: 'en',
+    say: `i/we have got? a/an ${PET_LOOKS}? ${PET_LOOKS}? ${PET_WORDS} named/called|i/we adopted/rescued/got a/an ${PET_LOOKS}? ${PET_LOOKS}? ${PET_WORDS} named/called|my/our ${PET_LOOKS}? ${PET_LOOKS}? ${PET_WORDS} is named/called`,
+    slot: 'name',
+    build: (m) => {
+      const k = m.words.findIndex((w) => w in BREEDS || PETS.split('/').includes(w));
+      const animal = m.words[k] ?? 'pet';
+      const pet = BREEDS[animal] ?? animal;
+      const a = m.words.findIndex((w) => w === 'a' || w === 'an' || w === 'my' || w === 'our');
+      const looks = m.words.slice(a + 1, k + 1).join(' ');
+      return set(`pet:${pet}`, `Has ${withArticle(looks)} named ${m.value}.`, m.value);
+    },
+  },
+  {
+    lang: 'en',
+    say: 'i run|i own|i manage|i co-own|we run|we own',
+    slot: 'job',
+    jobs: BUSINESSES,
+    build: (m) => set('occupation', `Runs ${business(m)}.`, m.value),
+  },
+  {
+    lang: 'en',
+    say: 'we are in|we are based in|we are living in|we are located in|we are now in|we live just outside|we live near',
+    slot: 'place',
+    capOnly: true,
+    // `we're in Q3`, `we're in Sprint 12`: a number is not where someone lives.
+    build: (m) =>
+      /\d/.test(m.value)
+        ? undefined
+        : set(
+            'location',
+            `Lives ${m.words.find((w) => w === 'near' || w === 'outside') ?? 'in'} ${m.value}.`,
+            m.value,
+          ),
+  },
+  {
+    lang: 'en',
+    say: 'keep in mind|please keep in mind|bear in mind|please bear in mind|just so you know|for the record',
+    slot: 'rest',
+    innerOnly: true,
+    build: () => undefined,
+  },
+  {
+    lang: 'en',
+    say: 'i would rather|i would much rather|i would prefer|i much prefer|i would much prefer',
+    slot: 'choice',
+    needsOther: true,
+    build: (m) => preferred(m, 'Prefers'),
   },
   {
     lang: 'en',
@@ -182,8 +285,8 @@ export const EN_PATTERNS: RulePattern[] = [
   {
     lang: 'en',
     say: 'i prefer',
-    slot: 'thing',
-    build: (m) => set(`preference:${m.key}`, `Prefers ${m.value}.`, m.value),
+    slot: 'choice',
+    build: (m) => preferred(m, 'Prefers'),
   },
   {
     lang: 'en',
@@ -250,7 +353,7 @@ export const EN_PATTERNS: RulePattern[] = [
   },
   {
     lang: 'en',
-    say: 'remember that|please remember that|remember|please remember|do not forget that|please do not forget that|never forget that|keep in mind that|please keep in mind that|please note that|make a note that|can/could/will/would you remember that|can/could/will/would you please remember that|can/could/will/would you remember|note for the future|for future reference',
+    say: 'remember that|please remember that|remember|please remember|do not forget that|please do not forget that|never forget that|keep in mind that|please keep in mind that|bear in mind that|please bear in mind that|please note that|make a note that|can/could/will/would you remember that|can/could/will/would you please remember that|can/could/will/would you remember|note for the future|for future reference',
     slot: 'rest',
     request: true,
     build: (m) => set(`remember:${m.key.slice(0, 60)}`, `Asked to remember: ${m.value}.`, m.value),

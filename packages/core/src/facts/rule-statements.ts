@@ -1,4 +1,5 @@
-import { type MatchContext, matchAt, readValue } from './rule-match.ts';
+import { contactPreference } from './rule-contact.ts';
+import { type MatchContext, matchAt, readSignIn, readValue } from './rule-match.ts';
 import { type Candidate, compilePatterns, type PatternIndex } from './rule-pattern.ts';
 import { DE_PATTERNS } from './rule-patterns-de.ts';
 import { EN_PATTERNS } from './rule-patterns-en.ts';
@@ -97,7 +98,12 @@ const notSerious = (text: string) => {
   return NOT_SERIOUS.some((m) => lower.includes(m));
 };
 
-function sentenceCandidates(s: Sentence, src: string, greeting: boolean): Candidate[] {
+function sentenceCandidates(
+  s: Sentence,
+  src: string,
+  greeting: boolean,
+  first: boolean,
+): Candidate[] {
   if (notSerious(s.text)) return [];
   const { tokens } = s;
   let lastSep = -1;
@@ -105,7 +111,9 @@ function sentenceCandidates(s: Sentence, src: string, greeting: boolean): Candid
   const out: Candidate[] = [];
   let sentenceGreeting = greeting;
   const conditional = firstConditional(tokens);
-  for (const start of starts(tokens)) {
+  const clauseStarts = starts(tokens);
+  const signedIn = new Set<number>();
+  for (const start of clauseStarts) {
     if (start > conditional) break;
     const { at, greeting: g } = skipMarkers(tokens, start);
     if (g) sentenceGreeting = true;
@@ -116,8 +124,20 @@ function sentenceCandidates(s: Sentence, src: string, greeting: boolean): Candid
       afterGreeting: sentenceGreeting,
       inQuestion: s.question && at > lastSep,
       clauseStart: isClauseStart(tokens, start),
+      opening: sentenceGreeting || (first && start === 0),
     };
+    const name = signedIn.has(at) ? undefined : readSignIn(ctx, at);
+    signedIn.add(at);
+    if (name !== undefined)
+      out.push({ kind: 'set', about: 'name', text: `Name is ${name}.`, value: name });
     out.push(...candidatesAt(ctx, at));
+  }
+  if (!s.question && conditional === tokens.length) {
+    const contact = contactPreference(
+      tokens,
+      clauseStarts.map((k) => skipMarkers(tokens, k).at),
+    );
+    if (contact !== undefined) out.push(contact);
   }
   return out;
 }
@@ -136,6 +156,10 @@ function candidatesAt(ctx: MatchContext, at: number, nested = false): Candidate[
       const inner = candidatesAt({ ...ctx, inQuestion: false }, from, true).filter(
         (c) => c.kind === 'set',
       );
+      if (pattern.innerOnly === true) {
+        out.push(...inner);
+        continue;
+      }
       if (pattern.forget === true) {
         if (inner.length > 0) {
           for (const c of inner)
@@ -192,7 +216,7 @@ export function findStatements(text: string, maxChars: number): Candidate[] {
       MARKER_PHRASES.some((p) => GREETING_PHRASES.has(p.join(' ')) && p[0] === first));
   const out: Candidate[] = [];
   sentences.forEach((s, n) => {
-    out.push(...sentenceCandidates(s, src, opensWithGreeting && n <= 1));
+    out.push(...sentenceCandidates(s, src, opensWithGreeting && n <= 1, n === 0));
   });
   return out;
 }

@@ -7,7 +7,7 @@ export const MARKERS = words(`
   actually well btw oh also anyway ok okay so now update correction sorry hi hello hey
   greetings yes yeah yep fyi indeed honestly basically today nowadays still currently
   eigentlich übrigens also hallo servus moin grüezi ciao ja jetzt inzwischen mittlerweile nun na
-  heya hiya buenas
+  heya hiya buenas howdy
   bonjour salut coucou oui alors bref maintenant enfin désormais
   hola sí bueno pues ahora oye actualmente
   olá oi sim bom então agora aliás atualmente`);
@@ -38,7 +38,8 @@ export const MARKER_PHRASES = [
   'buenas tardes',
   'by the way also',
 ].map((p) => p.split(' '));
-export const GREETINGS = words(`hi hello hey heya hiya greetings hallo servus moin grüezi ciao
+export const GREETINGS = words(`hi hello hey heya hiya greetings howdy hallo servus moin grüezi ciao
+  morning evening afternoon
   bonjour salut coucou hola buenas olá oi`);
 export const GREETING_PHRASES = new Set([
   'good morning',
@@ -51,6 +52,28 @@ export const GREETING_PHRASES = new Set([
   'buenos días',
   'buenas tardes',
 ]);
+
+/**
+ * Never the name in a sign-in (`Nobody here`, `Berlin here`, `Me again`, `Hey, it's Monday`):
+ * pronouns, common words, times, and places a team signs in from.
+ */
+export const NOT_SIGN_IN = words(`
+  nobody noone everyone everybody someone somebody anyone anybody people folks guys team all
+  same nothing everything something us we they them you everyone's staff office
+  thanks thank cheers welcome congrats hello hi hey morning evening afternoon night
+  once never yes yeah nope still right over up out down here there again back home
+  cold hot warm quiet busy late early sunny raining snowing dark midnight noon tonight today
+  tomorrow yesterday weekend monday tuesday wednesday thursday friday saturday sunday
+  january february march april may june july august september october november december
+  spring summer autumn winter christmas easter
+  excited confused stuck lost new support sales marketing admin it hr
+  berlin london paris tokyo york amsterdam rotterdam madrid barcelona lisbon porto rome milan
+  vienna munich hamburg frankfurt dublin sydney melbourne auckland toronto vancouver montreal
+  chicago boston seattle austin denver miami dallas houston atlanta brooklyn manhattan
+  california texas florida europe asia africa america germany france spain italy portugal
+  brazil canada mexico japan china india australia england scotland ireland wales
+  netherlands holland poland sweden norway denmark finland switzerland austria belgium
+  uk usa eu`);
 
 /** Conjunctions after which a new statement may begin. */
 export const CONJUNCTIONS = words(`and but plus und aber sondern et mais y pero e mas`);
