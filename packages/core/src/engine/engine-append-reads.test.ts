@@ -77,7 +77,7 @@ describe('engine append: reads only what it cannot prove', () => {
     expect(context.messages.map((m) => m.content)).toEqual(['question 0', 'answer 0, again']);
   });
 
-  it('a new engine whose first append finishes an interaction indexes that interaction', async () => {
+  it('a new engine whose first append answers an interaction indexes that interaction', async () => {
     const store = createInMemoryStore();
     const knowledgeBase = createInMemoryKnowledgeBase();
     const profile = {
@@ -92,11 +92,11 @@ describe('engine append: reads only what it cannot prove', () => {
     };
     // One engine per request, as a stateless server would run it.
     const first = createMemoryEngine({ store, knowledgeBase, profile }).session('s');
-    await first.append(turn(0));
+    await first.append(turn(0)[0]!);
     await first.idle();
     expect(await knowledgeBase.count('kb', { sessionId: 's' })).toBe(0);
     const second = createMemoryEngine({ store, knowledgeBase, profile }).session('s');
-    await second.append({ role: 'user', content: 'question 1' });
+    await second.append(turn(0)[1]!);
     await second.idle();
     expect(await knowledgeBase.count('kb', { sessionId: 's' })).toBeGreaterThan(0);
     const hits = await knowledgeBase.search('kb', 'answer 0', { sessionId: 's', topK: 1 });

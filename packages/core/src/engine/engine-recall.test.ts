@@ -53,13 +53,18 @@ async function say(
 }
 
 describe('recall: turns become searchable as they finish', () => {
-  it('indexes a finished interaction as soon as the next user message arrives, long before a compaction', async () => {
+  it('indexes an interaction as soon as it is answered, long before a compaction', async () => {
     const { engine, knowledgeBase } = recallEngine();
     const session = engine.session('s');
-    await say(session, facts[0]!);
-    expect(await knowledgeBase.count('kb', { sessionId: 's' })).toBe(0); // still the newest turn
-    await say(session, filler(1));
+    await session.append({ role: 'user', content: facts[0]! });
+    await session.idle();
+    expect(await knowledgeBase.count('kb', { sessionId: 's' })).toBe(0); // not answered yet
+    await session.append({ role: 'assistant', content: 'Got it.' });
+    await session.idle();
     expect(await knowledgeBase.count('kb', { sessionId: 's' })).toBe(1);
+    await say(session, filler(1));
+    await session.idle();
+    expect(await knowledgeBase.count('kb', { sessionId: 's' })).toBe(2);
     for (let i = 2; i < 30; i++) await say(session, filler(i));
     expect(await session.summaries()).toEqual([]);
     const context = await session.context({

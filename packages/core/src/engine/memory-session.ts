@@ -238,12 +238,13 @@ export function createSession(
           models.compared(prompt, reported);
         }
       }
-      // A user message finishes the interaction before it: it is indexed in the background
-      // (it is the newest before this one, so the window shows it meanwhile).
-      if (indexing.enabled && counted.some((m) => m.role === 'user')) indexing.queue();
-      // A user message finishes an interaction, an answer completes one: its facts are
-      // extracted in the background (a session with a user).
-      if (counted.some(completes)) facts.queue();
+      // A user message finishes the interaction before it, an answer completes one: it is
+      // indexed in the background (so the session's last turn is found from the user's other
+      // sessions too), and its facts are extracted (a session with a user).
+      if (counted.some(completes)) {
+        if (indexing.enabled) indexing.queue();
+        facts.queue();
+      }
       ctx.events.emit('appended', {
         sessionId: id,
         messageIds: counted.map((m) => m.id),

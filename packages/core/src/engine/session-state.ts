@@ -186,11 +186,16 @@ export class SessionState {
   }
 
   /**
-   * Finished interactions (a newer one has started) not in the knowledge base yet, and the one
-   * before them (its last message helps find the first of them).
+   * Complete interactions (a newer one has started, or the newest is answered: it ends with an
+   * assistant message that calls no tool) not in the knowledge base yet, and the one before them
+   * (its last message helps find the first of them). An answered interaction is indexed at once,
+   * so a session's last turn is found from the user's other sessions; if it grows afterwards it
+   * is indexed again (its chunks are replaced: their ids follow its first message).
    */
   unindexed(): { interactions: StoredInteraction[]; before: StoredInteraction | undefined } {
-    const done = this.log.interactions.slice(0, -1);
+    const all = this.log.interactions;
+    const newest = all.at(-1);
+    const done = newest !== undefined && isAnswered(newest.messages) ? all : all.slice(0, -1);
     const after = this.indexedSeq ?? 0;
     let i = done.length;
     while (i > 0 && (done[i - 1]!.messages.at(-1)?.seq ?? 0) > after) i--;
