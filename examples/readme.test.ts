@@ -40,12 +40,23 @@ describe('the root README', () => {
     expect(codeAfter(readme, '## Quick start')).toBe(await read('./quick-start.ts'));
   });
 
+  it('shows examples/user-memory.ts under "Users: memory across chats", verbatim', async () => {
+    const readme = await read('../README.md');
+
+    expect(readme.indexOf('## Users: memory across chats')).toBeLessThan(
+      readme.indexOf('## Which API?'),
+    );
+    expect(codeAfter(readme, '## Users: memory across chats')).toBe(
+      await read('./user-memory.ts'),
+    );
+  });
+
   it('links every example file it names, and they exist', async () => {
     const readme = await read('../README.md');
     const linked = [...readme.matchAll(/\]\(examples\/([\w-]+\.ts)\)/g)].map((m) => m[1]);
 
     expect(new Set(linked)).toEqual(
-      new Set(['quick-start.ts', 'memory-facade.ts', 'memory-manager.ts']),
+      new Set(['quick-start.ts', 'user-memory.ts', 'memory-facade.ts', 'memory-manager.ts']),
     );
     for (const file of linked) await expect(read(`./${file}`)).resolves.toBeTruthy();
   });
