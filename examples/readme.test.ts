@@ -46,9 +46,7 @@ describe('the root README', () => {
     expect(readme.indexOf('## Users: memory across chats')).toBeLessThan(
       readme.indexOf('## Which API?'),
     );
-    expect(codeAfter(readme, '## Users: memory across chats')).toBe(
-      await read('./user-memory.ts'),
-    );
+    expect(codeAfter(readme, '## Users: memory across chats')).toBe(await read('./user-memory.ts'));
   });
 
   it('links every example file it names, and they exist', async () => {
