@@ -67,10 +67,13 @@ interface Directive {
 }
 
 const isEnd = (t: Token | undefined) => t === undefined || t.sep === true;
+/** Own keys only (`constructor` is no channel). */
+const lookup = <T>(table: Record<string, T>, key: string): T | undefined =>
+  Object.hasOwn(table, key) ? table[key] : undefined;
 
 /** `<verb> me` at `i` (end of its clause or an AFTER_ME word next); the index after `me`. */
 function verbMe(tokens: readonly Token[], i: number): { channel: Channel; end: number } | null {
-  const channel = CHANNEL_VERBS[tokens[i]?.norm ?? ''];
+  const channel = lookup(CHANNEL_VERBS, tokens[i]?.norm ?? '');
   if (channel === undefined || tokens[i + 1]?.norm !== 'me') return null;
   const next = tokens[i + 2];
   if (!isEnd(next) && !AFTER_ME.has(next?.norm ?? '') && next?.norm !== 'rather') return null;
@@ -98,7 +101,7 @@ function directivesAt(tokens: readonly Token[], start: number, out: Directive[])
       neg++;
       ever = true;
     }
-    const channel = CHANNEL_VERBS[tokens[neg]?.norm ?? ''];
+    const channel = lookup(CHANNEL_VERBS, tokens[neg]?.norm ?? '');
     if (channel === undefined) return;
     const me = tokens[neg + 1]?.norm === 'me';
     const after = tokens[neg + (me ? 2 : 1)];
@@ -112,15 +115,15 @@ function directivesAt(tokens: readonly Token[], start: number, out: Directive[])
   // `no calls (please)`
   if (t.norm === 'no') {
     const two = `${tokens[i + 1]?.norm ?? ''} ${tokens[i + 2]?.norm ?? ''}`;
-    const channel = CHANNEL_NOUNS[two] ?? CHANNEL_NOUNS[tokens[i + 1]?.norm ?? ''];
-    const after = tokens[i + (CHANNEL_NOUNS[two] !== undefined ? 3 : 2)];
+    const channel = lookup(CHANNEL_NOUNS, two) ?? lookup(CHANNEL_NOUNS, tokens[i + 1]?.norm ?? '');
+    const after = tokens[i + (lookup(CHANNEL_NOUNS, two) !== undefined ? 3 : 2)];
     if (channel !== undefined && (isEnd(after) || after?.norm === 'please')) {
       out.push({ channel, positive: false, standing: false });
     }
     return;
   }
   // `email is fine`, `email is best for me`, `email only`
-  const noun = CHANNEL_NOUNS[t.norm];
+  const noun = lookup(CHANNEL_NOUNS, t.norm);
   if (noun !== undefined && tokens[i + 1]?.norm === 'only' && isEnd(tokens[i + 2])) {
     out.push({ channel: noun, positive: true, standing: true });
     return;
@@ -137,7 +140,7 @@ function directivesAt(tokens: readonly Token[], start: number, out: Directive[])
   if (tokens[end]?.norm === 'rather' && tokens[end + 1]?.norm === 'than') end += 2;
   else if (tokens[end]?.norm === 'instead' && tokens[end + 1]?.norm === 'of') end += 2;
   else return;
-  const other = CHANNEL_NOUNS[tokens[end]?.norm ?? ''];
+  const other = lookup(CHANNEL_NOUNS, tokens[end]?.norm ?? '');
   if (other !== undefined && other !== v.channel) {
     out.push({ channel: other, positive: false, standing: true });
     (out.at(-2) as Directive).standing = true;
@@ -174,6 +177,6 @@ export function contactPreference(
 /** A channel word (`email`, `phone calls`), for `i prefer email over phone calls`. */
 export function channelOf(value: string): string | undefined {
   const lower = value.toLowerCase().replace(/^(?:an?|by|via) /, '');
-  const channel = CHANNEL_NOUNS[lower] ?? (lower === 'text messages' ? 'text' : undefined);
+  const channel = lookup(CHANNEL_NOUNS, lower) ?? (lower === 'text messages' ? 'text' : undefined);
   return channel === undefined ? undefined : CHANNEL_TEXT[channel];
 }

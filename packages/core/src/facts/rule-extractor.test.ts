@@ -214,6 +214,85 @@ describe('createRuleFactExtractor', () => {
     expect(await extract('Do you remember my name?')).toEqual([]);
   });
 
+  it("takes a sign-in at the opening of a message as the user's name, never a pronoun, place or common word", async () => {
+    expect(await facts('Morning Orla, Maren here. Can you find the ticket?')).toEqual({
+      name: 'Name is Maren.',
+    });
+    expect(await facts('Hi Orla, Maren again.')).toEqual({ name: 'Name is Maren.' });
+    expect(await facts("Hey, it's Dave")).toEqual({ name: 'Name is Dave.' });
+    expect(await facts('Dave here, quick question.')).toEqual({ name: 'Name is Dave.' });
+    expect(await facts("I'm Dave, I need help with an invoice.")).toEqual({
+      name: 'Name is Dave.',
+    });
+    for (const text of [
+      'Nobody here knows.',
+      'Berlin here is cold.',
+      'Hi, Berlin here, it is freezing.',
+      'Me again, sorry.',
+      "Hey, it's Monday again.",
+      'Thanks again!',
+      "I'm Batman.",
+      'So I told them: Dave here, quick question.',
+    ]) {
+      expect(await facts(text), text).toEqual({});
+    }
+  });
+
+  it('learns how the user wants to be contacted, not one-off requests to call or text', async () => {
+    expect(await facts('Always email me, never call.')).toEqual({
+      'preference:contact': 'Prefers email, not phone calls.',
+    });
+    expect(await facts("Please don't call me, email is fine.")).toEqual({
+      'preference:contact': 'Prefers email, not phone calls.',
+    });
+    expect(await facts('Text me rather than call.')).toEqual({
+      'preference:contact': 'Prefers text messages, not phone calls.',
+    });
+    expect(await facts('I prefer email over phone calls.')).toEqual({
+      'preference:contact': 'Prefers email over phone calls.',
+    });
+    for (const text of [
+      'Text me the code.',
+      'Call me when you can.',
+      "Don't text me, I'm driving.",
+      'Please call me back.',
+      'The email is fine, send it.',
+      'My sister always emails me, never calls.',
+      'Never call a function from inside its own constructor.',
+    ]) {
+      expect(await facts(text), text).toEqual({});
+    }
+  });
+
+  it("reads I'd rather X than Y, we're in X, a business someone runs, named twins and pets by breed", async () => {
+    expect(await facts("I'd rather have tea than coffee.")).toEqual({
+      'preference:tea': 'Prefers tea over coffee.',
+    });
+    expect(await facts("We're in Auckland, so mornings work best.")).toEqual({
+      location: 'Lives in Auckland.',
+    });
+    expect(await facts('I run a small bakery in Leeds.')).toEqual({
+      occupation: 'Runs a small bakery.',
+    });
+    expect(await facts('My twins are named Ava and Noah.')).toEqual({
+      'family:twins': 'Has twins named Ava and Noah.',
+    });
+    expect(await facts('We have a golden retriever called Biscuit.')).toEqual({
+      'pet:dog': 'Has a golden retriever named Biscuit.',
+    });
+    expect(await facts("Keep in mind I'm vegetarian.")).toEqual({ diet: 'Is vegetarian.' });
+    for (const text of [
+      "I'd rather not say.",
+      "We're in trouble.",
+      "We're in Q3 already.",
+      'I run every morning.',
+      "Keep in mind it's only a draft.",
+      'My kids are named after their grandparents.',
+    ]) {
+      expect(await facts(text), text).toEqual({});
+    }
+  });
+
   it('reads German, French, Spanish and Portuguese self-statements', async () => {
     expect(await facts('Ich heiße Jonas und wohne in Leipzig. Ich arbeite bei Siemens.')).toEqual({
       name: 'Heißt Jonas.',

@@ -428,8 +428,8 @@ export function matchAt(
     if (s === undefined) continue;
     if (p.needsOther === true && s.other === undefined) continue;
     if (p.opening === true) {
-      const next = tokens[s.to];
-      if (next !== undefined && next.sep !== true) continue;
+      // `I'm Dave, ...`: a comma and more; `I'm Batman.` alone is too often a joke.
+      if (tokens[s.to]?.norm !== ',' || s.to + 1 >= tokens.length) continue;
       if (!openingName(tokens, s.from, s.to)) continue;
     }
     if (p.followedBy !== undefined) {

@@ -81,8 +81,8 @@ export interface RulePattern {
   /** `rest`: only a statement inside it counts (`keep in mind I'm vegan`), never the words. */
   innerOnly?: boolean;
   /**
-   * Only in the first clause of a message (or right after a greeting), and the value must end
-   * its clause: `I'm Dave, ...` at the start of a message is a name.
+   * Only in the first clause of a message (or right after a greeting), with a comma and more
+   * after the value: `I'm Dave, ...` at the start of a message is a name (`I'm Batman.` is not).
    */
   opening?: boolean;
   /** A statement without its subject (`just moved to Austin`, `... und wohne in Leipzig`). */

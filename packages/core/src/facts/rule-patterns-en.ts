@@ -110,9 +110,9 @@ export const EN_PATTERNS: RulePattern[] = [
     say: `i/we have got? a/an ${PET_LOOKS}? ${PET_LOOKS}? ${PET_WORDS} named/called|i/we adopted/rescued/got a/an ${PET_LOOKS}? ${PET_LOOKS}? ${PET_WORDS} named/called|my/our ${PET_LOOKS}? ${PET_LOOKS}? ${PET_WORDS} is named/called`,
     slot: 'name',
     build: (m) => {
-      const k = m.words.findIndex((w) => w in BREEDS || PETS.split('/').includes(w));
+      const k = m.words.findIndex((w) => Object.hasOwn(BREEDS, w) || PETS.split('/').includes(w));
       const animal = m.words[k] ?? 'pet';
-      const pet = BREEDS[animal] ?? animal;
+      const pet = Object.hasOwn(BREEDS, animal) ? (BREEDS[animal] as string) : animal;
       const a = m.words.findIndex((w) => w === 'a' || w === 'an' || w === 'my' || w === 'our');
       const looks = m.words.slice(a + 1, k + 1).join(' ');
       return set(`pet:${pet}`, `Has ${withArticle(looks)} named ${m.value}.`, m.value);

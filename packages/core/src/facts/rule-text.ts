@@ -145,7 +145,8 @@ function pushWord(tokens: Token[], word: string, start: number) {
   const firstLower = first.toLowerCase();
   const cap = first !== firstLower || (firstLower === first.toUpperCase() && LETTER.test(first));
   const end = start + raw.length;
-  const parts = CONTRACTIONS[lower];
+  // Own keys only: `constructor` is a word, not a contraction.
+  const parts = Object.hasOwn(CONTRACTIONS, lower) ? CONTRACTIONS[lower] : undefined;
   if (parts !== undefined) {
     for (const norm of parts) tokens.push({ norm, raw, start, end, cap });
     return;
@@ -153,7 +154,7 @@ function pushWord(tokens: Token[], word: string, start: number) {
   const apostrophe = lower.indexOf("'");
   if (apostrophe > 0 && apostrophe < lower.length - 1) {
     const head = lower.slice(0, apostrophe + 1);
-    const elided = ELISIONS[head];
+    const elided = Object.hasOwn(ELISIONS, head) ? ELISIONS[head] : undefined;
     if (elided !== undefined) {
       tokens.push({
         norm: elided,
