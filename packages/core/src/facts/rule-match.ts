@@ -49,7 +49,7 @@ const NAME_PARTICLES = new Set([
   'st',
 ]);
 const VALUE_LEAD = new Set(['mucho', 'muito', 'beaucoup', 'bien', 'sehr', 'gern', 'gerne']);
-const JOB_ARTICLES = new Set(['a', 'an', 'ein', 'eine', 'un', 'une', 'una', 'um', 'uma']);
+const JOB_ARTICLES = new Set(['a', 'an', 'ein', 'eine', 'einen', 'un', 'une', 'una', 'um', 'uma']);
 const PREFERENCE_SPLIT = new Set([
   'au',
   'aux',
@@ -484,7 +484,10 @@ const SIGN_IN = new Set(['here', 'again', 'hier', 'ici', 'aquí', 'aqui']);
  * A sign-in at the opening of a message: `Maren here.`, `Hi Orla, Maren again.`, `Hey, it's
  * Dave`. The name comes before `here`/`again` (or after `it's`), and the clause ends there.
  */
-export function readSignIn(ctx: MatchContext, at: number): string | undefined {
+export function readSignIn(
+  ctx: MatchContext,
+  at: number,
+): { name: string; word: string } | undefined {
   const { tokens } = ctx;
   if (!ctx.opening || ctx.inQuestion) return undefined;
   let from = at;
@@ -497,10 +500,12 @@ export function readSignIn(ctx: MatchContext, at: number): string | undefined {
   while (to < from + 3 && tokens[to]?.cap === true && tokens[to]?.sep !== true) to++;
   if (!openingName(tokens, from, to)) return undefined;
   let end = to;
-  if (SIGN_IN.has(tokens[end]?.norm ?? '')) end++;
+  const word = itIs ? 'it' : (tokens[end]?.norm ?? '');
+  if (SIGN_IN.has(word)) end++;
   else if (!itIs) return undefined;
   if (tokens[end]?.norm === 'again') end++;
   const next = tokens[end];
   if (next !== undefined && next.sep !== true && next.norm !== 'from') return undefined;
-  return ctx.src.slice((tokens[from] as Token).start, (tokens[to - 1] as Token).end);
+  const name = ctx.src.slice((tokens[from] as Token).start, (tokens[to - 1] as Token).end);
+  return { name, word };
 }

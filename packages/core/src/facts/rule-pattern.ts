@@ -147,3 +147,18 @@ export const prepJoin = (prep: string, value: string) =>
 
 /** Upper-cases the first letter of a fact. */
 export const sentenceCase = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+/**
+ * `ich führe eine kleine Bäckerei`, `tengo una panadería`: the business someone runs, when one of
+ * the first three words of the value is in `businesses` (`tengo una pregunta` is not one).
+ */
+export const runsBusiness =
+  (verb: string, businesses: ReadonlySet<string>) =>
+  (m: PatternMatch): Candidate | undefined =>
+    m.value
+      .toLowerCase()
+      .split(/\s+/)
+      .slice(0, 3)
+      .some((w) => businesses.has(w))
+      ? set('occupation', `${verb} ${m.value}.`, m.value)
+      : undefined;

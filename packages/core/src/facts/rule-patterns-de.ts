@@ -1,4 +1,4 @@
-import { prepJoin, type RulePattern, set } from './rule-pattern.ts';
+import { prepJoin, type RulePattern, runsBusiness, set } from './rule-pattern.ts';
 
 /** German statements about oneself (word order after `jetzt`/`inzwischen` included). */
 
@@ -35,7 +35,18 @@ export const DE_JOBS = new Set([
 const DIETS =
   'vegetarier/vegetarierin/veganer/veganerin/vegan/vegetarisch/pescetarier/pescetarierin';
 
+/** Businesses someone runs. */
+const BUSINESSES = words(
+  `bäckerei café cafe restaurant laden geschäft firma friseursalon salon praxis kanzlei werkstatt bar kneipe hotel pension buchhandlung agentur startup studio bauernhof hof weingut konditorei metzgerei blumenladen boutique imbiss unternehmen betrieb`,
+);
+
 export const DE_PATTERNS: RulePattern[] = [
+  {
+    lang: 'de',
+    say: 'ich führe|ich betreibe|ich leite|ich besitze',
+    slot: 'thing',
+    build: runsBusiness('Führt', BUSINESSES),
+  },
   {
     lang: 'de',
     say: 'ich heiße/heisse|heiße/heisse ich|mein name ist|mein name lautet|mein vorname ist|nenn/nennt/nennen mich|man nennt mich',

@@ -1,4 +1,4 @@
-import { prepJoin, type RulePattern, set } from './rule-pattern.ts';
+import { prepJoin, type RulePattern, runsBusiness, set } from './rule-pattern.ts';
 
 /** Spanish statements about oneself (the subject `yo` optional). */
 
@@ -37,7 +37,18 @@ export const ES_JOBS = new Set([
 
 const DIETS = 'vegetariano/vegetariana/vegano/vegana/pescetariano/pescetariana';
 
+/** Businesses someone runs. */
+const BUSINESSES = words(
+  `panadería cafetería café restaurante tienda bar peluquería empresa negocio agencia librería hotel taller granja clínica pastelería floristería startup academia`,
+);
+
 export const ES_PATTERNS: RulePattern[] = [
+  {
+    lang: 'es',
+    say: 'yo? tengo|yo? llevo|yo? dirijo|yo? regento|yo? gestiono|yo? abrí',
+    slot: 'thing',
+    build: runsBusiness('Tiene', BUSINESSES),
+  },
   {
     lang: 'es',
     say: 'yo? me llamo|mi nombre es|llámame|llamame|puedes llamarme|me puedes llamar|me dicen|todos me llaman',

@@ -1,4 +1,4 @@
-import { prepJoin, type RulePattern, set } from './rule-pattern.ts';
+import { prepJoin, type RulePattern, runsBusiness, set } from './rule-pattern.ts';
 
 /** French statements about oneself (elisions expanded: `j'habite` is `je habite`). */
 
@@ -22,7 +22,18 @@ const PREP = 'à/au/aux/en/dans';
 const DIETS =
   'végétarien/végétarienne/végétalien/végétalienne/végane/vegan/vegane/pescetarien/pescétarien';
 
+/** Businesses someone runs. */
+const BUSINESSES = words(
+  `boulangerie café restaurant boutique magasin salon cabinet entreprise société agence bar librairie hôtel ferme atelier pâtisserie épicerie fleuriste start-up startup bistrot crêperie`,
+);
+
 export const FR_PATTERNS: RulePattern[] = [
+  {
+    lang: 'fr',
+    say: 'je tiens|je gère|je dirige|je possède|je ai ouvert',
+    slot: 'thing',
+    build: runsBusiness('Tient', BUSINESSES),
+  },
   {
     lang: 'fr',
     say: 'je me appelle|mon nom est|mon prénom est|mon nom ce est|appelle moi|appelez moi|on me appelle|moi ce est',

@@ -1,4 +1,4 @@
-import { prepJoin, type RulePattern, set } from './rule-pattern.ts';
+import { prepJoin, type RulePattern, runsBusiness, set } from './rule-pattern.ts';
 
 /** Portuguese statements about oneself (European and Brazilian; the subject `eu` optional). */
 
@@ -23,7 +23,18 @@ export const PT_JOBS = new Set([
 const DIETS = 'vegetariano/vegetariana/vegano/vegana';
 const EM = 'em/no/na/nos/nas';
 
+/** Businesses someone runs. */
+const BUSINESSES = words(
+  `padaria café cafeteria restaurante loja bar salão empresa negócio agência livraria hotel oficina fazenda clínica confeitaria floricultura startup academia`,
+);
+
 export const PT_PATTERNS: RulePattern[] = [
+  {
+    lang: 'pt',
+    say: 'eu? tenho|eu? gerencio|eu? administro|eu? toco|eu? abri',
+    slot: 'thing',
+    build: runsBusiness('Tem', BUSINESSES),
+  },
   {
     lang: 'pt',
     say: 'o? meu nome é|eu? me chamo|chamo me|pode me chamar de|podes chamar me|me chame de|me chamam de|todos me chamam de',

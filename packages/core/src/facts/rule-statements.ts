@@ -35,6 +35,14 @@ const INDEX: PatternIndex = compilePatterns([
   ...PT_PATTERNS,
 ]);
 
+/** The name fact of a sign-in in the language of its word (`Jonas hier`, `Lucía aquí`). */
+const SIGN_IN_TEXT: Record<string, string> = {
+  hier: 'Heißt',
+  ici: "S'appelle",
+  aquí: 'Se llama',
+  aqui: 'Chama-se',
+};
+
 /** Skips discourse markers from `i`; returns where the statement starts and if one was a greeting. */
 function skipMarkers(tokens: readonly Token[], i: number): { at: number; greeting: boolean } {
   let at = i;
@@ -126,10 +134,13 @@ function sentenceCandidates(
       clauseStart: isClauseStart(tokens, start),
       opening: sentenceGreeting || (first && start === 0),
     };
-    const name = signedIn.has(at) ? undefined : readSignIn(ctx, at);
+    const signIn = signedIn.has(at) ? undefined : readSignIn(ctx, at);
     signedIn.add(at);
-    if (name !== undefined)
-      out.push({ kind: 'set', about: 'name', text: `Name is ${name}.`, value: name });
+    if (signIn !== undefined) {
+      const lead = Object.hasOwn(SIGN_IN_TEXT, signIn.word) ? SIGN_IN_TEXT[signIn.word] : 'Name is';
+      const text = `${lead} ${signIn.name}.`;
+      out.push({ kind: 'set', about: 'name', text, value: signIn.name });
+    }
     out.push(...candidatesAt(ctx, at));
   }
   if (!s.question && conditional === tokens.length) {
