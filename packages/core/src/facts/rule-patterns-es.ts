@@ -39,7 +39,7 @@ const DIETS = 'vegetariano/vegetariana/vegano/vegana/pescetariano/pescetariana';
 
 /** Businesses someone runs. */
 const BUSINESSES = words(
-  `panadería cafetería café restaurante tienda bar peluquería empresa negocio agencia librería hotel taller granja clínica pastelería floristería startup academia`,
+  `panadería cafetería restaurante tienda bar peluquería empresa negocio agencia librería hotel taller granja clínica pastelería floristería startup academia`,
 );
 
 export const ES_PATTERNS: RulePattern[] = [

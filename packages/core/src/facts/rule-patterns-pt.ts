@@ -25,7 +25,7 @@ const EM = 'em/no/na/nos/nas';
 
 /** Businesses someone runs. */
 const BUSINESSES = words(
-  `padaria café cafeteria restaurante loja bar salão empresa negócio agência livraria hotel oficina fazenda clínica confeitaria floricultura startup academia`,
+  `padaria cafeteria restaurante loja bar salão empresa negócio agência livraria hotel oficina fazenda clínica confeitaria floricultura startup academia`,
 );
 
 export const PT_PATTERNS: RulePattern[] = [
