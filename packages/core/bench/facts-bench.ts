@@ -17,8 +17,8 @@ import { createRuleFactExtractor } from '../src/facts/rule-extractor.ts';
 /**
  * The rules fact extractor as a classifier (`pnpm bench -- --only=facts`): on its labelled
  * corpora (src/facts/__fixtures__), recall (expected facts found) and false-fact rate (messages
- * that produce a fact they do not state), per language and kind; the held-out set was written
- * after tuning. Cost: µs per corpus message, and per 1 MB or adversarial message (the extractor
+ * that produce a fact they do not state), per language and kind; the held-out sets were written
+ * after tuning rounds. Cost: µs per corpus message, and per 1 MB or adversarial message (the extractor
  * reads the first 4,000 characters of each message).
  */
 
@@ -73,6 +73,7 @@ export async function runFactsBench(quick: boolean) {
   for (const [name, file] of [
     ['held-out 1', CORPUS_FILES.heldout],
     ['held-out 2', CORPUS_FILES.heldout2],
+    ['held-out 3', CORPUS_FILES.heldout3],
   ] as const) {
     if (existsSync(fileURLToPath(file))) sets.push({ name, items: loadFactCorpus(file) });
   }

@@ -69,10 +69,12 @@ describe('rules fact extractor on its corpus', () => {
     );
   });
 
-  it('stays at or above its floors on the two held-out sets (their first measurements are in their descriptions)', async () => {
+  it('stays at or above its floors on the three held-out sets (their first measurements are in their descriptions)', async () => {
     const floors = [
       { file: CORPUS_FILES.heldout, recall: 0.9, falseRate: 0.02 },
       { file: CORPUS_FILES.heldout2, recall: 0.75, falseRate: 0.03 },
+      // First measurement: recall 82.4 %, false facts on 5.0 % of the messages.
+      { file: CORPUS_FILES.heldout3, recall: 0.8, falseRate: 0.06 },
     ];
     for (const floor of floors) {
       const scores = await scoreCorpus(extractor, loadFactCorpus(floor.file));

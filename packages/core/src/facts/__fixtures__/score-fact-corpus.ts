@@ -35,6 +35,7 @@ export const CORPUS_FILES = {
   tuning: new URL('./fact-corpus.json', import.meta.url),
   heldout: new URL('./fact-corpus-heldout.json', import.meta.url),
   heldout2: new URL('./fact-corpus-heldout-2.json', import.meta.url),
+  heldout3: new URL('./fact-corpus-heldout-3.json', import.meta.url),
 } as const;
 
 export function loadFactCorpus(file: URL): CorpusItem[] {
