@@ -32,6 +32,8 @@ const CHANNEL_NOUNS: Record<string, Channel> = {
   calling: 'phone',
   'phone calls': 'phone',
   voicemail: 'phone',
+  'phone call': 'phone',
+  'video call': 'phone',
 };
 const CHANNEL_TEXT: Record<Channel, string> = {
   email: 'email',
@@ -73,11 +75,19 @@ const lookup = <T>(table: Record<string, T>, key: string): T | undefined =>
 
 /** `<verb> me` at `i` (end of its clause or an AFTER_ME word next); the index after `me`. */
 function verbMe(tokens: readonly Token[], i: number): { channel: Channel; end: number } | null {
-  const channel = lookup(CHANNEL_VERBS, tokens[i]?.norm ?? '');
+  let channel = lookup(CHANNEL_VERBS, tokens[i]?.norm ?? '');
   if (channel === undefined || tokens[i + 1]?.norm !== 'me') return null;
-  const next = tokens[i + 2];
+  let end = i + 2;
+  // `message me on WhatsApp`, `reach me by email`
+  const via = tokens[end]?.norm ?? '';
+  const on = lookup(CHANNEL_NOUNS, tokens[end + 1]?.norm ?? '');
+  if ((via === 'on' || via === 'by' || via === 'via') && on !== undefined) {
+    channel = on;
+    end += 2;
+  }
+  const next = tokens[end];
   if (!isEnd(next) && !AFTER_ME.has(next?.norm ?? '') && next?.norm !== 'rather') return null;
-  return { channel, end: i + 2 };
+  return { channel, end };
 }
 
 function directivesAt(tokens: readonly Token[], start: number, out: Directive[]) {
@@ -122,8 +132,11 @@ function directivesAt(tokens: readonly Token[], start: number, out: Directive[])
     }
     return;
   }
-  // `email is fine`, `email is best for me`, `email only`
-  const noun = lookup(CHANNEL_NOUNS, t.norm);
+  // `email is fine`, `a text is better`, `email is best for me`, `email only`
+  if ((t.norm === 'a' || t.norm === 'an') && lookup(CHANNEL_NOUNS, tokens[i + 1]?.norm ?? '')) {
+    i++;
+  }
+  const noun = lookup(CHANNEL_NOUNS, (tokens[i] as Token).norm);
   if (noun !== undefined && tokens[i + 1]?.norm === 'only' && isEnd(tokens[i + 2])) {
     out.push({ channel: noun, positive: true, standing: true });
     return;
@@ -177,6 +190,7 @@ export function contactPreference(
 /** A channel word (`email`, `phone calls`), for `i prefer email over phone calls`. */
 export function channelOf(value: string): string | undefined {
   const lower = value.toLowerCase().replace(/^(?:an?|by|via) /, '');
+  if (lower === 'phone call' || lower === 'call') return CHANNEL_TEXT.phone;
   const channel = lookup(CHANNEL_NOUNS, lower) ?? (lower === 'text messages' ? 'text' : undefined);
   return channel === undefined ? undefined : CHANNEL_TEXT[channel];
 }

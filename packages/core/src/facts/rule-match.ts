@@ -283,7 +283,17 @@ export function readValue(
       return choiceSpan(tokens, at);
     case 'place': {
       const s = properName(tokens, span(tokens, at, 6));
-      return s !== undefined && placeOk(tokens, s, lowerOnly, p.capOnly === true) ? s : undefined;
+      // `Sprint 14`, `Room 3`: a numbered thing, not a place (`Berlin 2 years ago` is one).
+      if (s === undefined) return undefined;
+      const after = tokens[s.to];
+      if (
+        after !== undefined &&
+        /^\d/.test(after.norm) &&
+        !TIME_NOUNS.has(tokens[s.to + 1]?.norm ?? '')
+      ) {
+        return undefined;
+      }
+      return placeOk(tokens, s, lowerOnly, p.capOnly === true) ? s : undefined;
     }
     case 'org': {
       let s = properName(tokens, span(tokens, at, 6));
@@ -478,6 +488,7 @@ function openingName(tokens: readonly Token[], from: number, to: number): boolea
   return true;
 }
 
+const AGAIN = new Set(['again', 'otra', 'outra', 'vez', 'nochmal', 'wieder', 'encore']);
 const SIGN_IN = new Set(['here', 'again', 'hier', 'ici', 'aquí', 'aqui']);
 
 /**
@@ -503,7 +514,8 @@ export function readSignIn(
   const word = itIs ? 'it' : (tokens[end]?.norm ?? '');
   if (SIGN_IN.has(word)) end++;
   else if (!itIs) return undefined;
-  if (tokens[end]?.norm === 'again') end++;
+  // `Maren here again`, `Joaquín aquí otra vez`, `Jonas hier nochmal`
+  for (let n = 0; n < 2 && AGAIN.has(tokens[end]?.norm ?? ''); n++) end++;
   const next = tokens[end];
   if (next !== undefined && next.sep !== true && next.norm !== 'from') return undefined;
   const name = ctx.src.slice((tokens[from] as Token).start, (tokens[to - 1] as Token).end);

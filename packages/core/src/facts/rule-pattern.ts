@@ -152,6 +152,9 @@ export const sentenceCase = (text: string) => text.charAt(0).toUpperCase() + tex
  * `ich führe eine kleine Bäckerei`, `tengo una panadería`: the business someone runs, when one of
  * the first three words of the value is in `businesses` (`tengo una pregunta` is not one).
  */
+/** `tengo un restaurante favorito`: a favourite place, not one someone runs. */
+const FAVORITE = /favou?rit|preferid|lieblings|préféré/iu;
+
 export const runsBusiness =
   (verb: string, businesses: ReadonlySet<string>) =>
   (m: PatternMatch): Candidate | undefined =>
@@ -159,6 +162,6 @@ export const runsBusiness =
       .toLowerCase()
       .split(/\s+/)
       .slice(0, 3)
-      .some((w) => businesses.has(w))
+      .some((w) => businesses.has(w)) && !FAVORITE.test(m.value)
       ? set('occupation', `${verb} ${m.value}.`, m.value)
       : undefined;
