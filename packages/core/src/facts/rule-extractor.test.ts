@@ -251,7 +251,15 @@ describe('createRuleFactExtractor', () => {
     expect(await facts('I prefer email over phone calls.')).toEqual({
       'preference:contact': 'Prefers email over phone calls.',
     });
+    expect(await facts('Bitte ruf mich nicht an, schreib mir lieber eine E-Mail.')).toEqual({
+      'preference:contact': 'Möchte per E-Mail kontaktiert werden, nicht per Telefon.',
+    });
+    expect(await facts("Ne m'appelez pas, envoyez-moi plutôt un e-mail.")).toEqual({
+      'preference:contact': 'Préfère être contacté par e-mail, pas par téléphone.',
+    });
     for (const text of [
+      'Schreib mir eine E-Mail mit dem Angebot.',
+      'No me llames Juan.',
       'Text me the code.',
       'Call me when you can.',
       "Don't text me, I'm driving.",
