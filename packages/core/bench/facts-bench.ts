@@ -128,6 +128,8 @@ export async function runFactsBench(quick: boolean) {
     ['1 MB of "remember that"', 'remember that '.repeat(mb / 14)],
     ['1 MB of "Hi, I am"', 'Hi, I am '.repeat(mb / 9)],
     ['1 MB of "and I live in"', 'and I live in '.repeat(mb / 14)],
+    ['1 MB of "Hi Orla, Maren here,"', 'Hi Orla, Maren here, '.repeat(mb / 21)],
+    ['1 MB of "always email me, never call,"', 'always email me, never call, '.repeat(mb / 29)],
     ['1 MB of unclosed quotes on lines', '“\n'.repeat(mb / 2)],
   ];
   const cost: Record<string, number> = { corpusMessage: corpusUs };
