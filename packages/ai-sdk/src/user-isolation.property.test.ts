@@ -53,6 +53,14 @@ function sentence(statement: Statement, marker: string): string {
   return `Note this: my project code word is ${marker}, keep it safe.`;
 }
 
+/*
+ * The isolation property through the adapter (SPEC §6, users): two users with two conversations
+ * each take random turns that carry their own marker words (some learnt as facts), ask the same
+ * question in a new conversation (its words match both users' statements, so a search that crossed
+ * users would find the other's), and are sometimes forgotten. Every prompt the model receives
+ * holds no word of the other user, and after forgetUser none of the user's forgotten words; every
+ * facts read likewise. Across the runs, those questions did bring the user's own earlier words.
+ */
 for (const [storeName, createStore] of storeKinds()) {
   describe(`memoryMiddleware({ userId }) with ai 6 (LanguageModelV3), on ${storeName}`, () => {
     const numRuns = /Redis/.test(storeName) ? 8 : 15;
