@@ -20,7 +20,7 @@ const STATEMENTS = [
   'Actually, I moved to Lisbon last month.',
 ];
 
-type Variant = 'no user' | 'user, facts off' | 'user, facts on';
+type Variant = 'no user' | 'user, facts off' | 'user, facts shown, not learnt' | 'user, facts on';
 
 function turns(messages: readonly Message[]): Message[][] {
   const out: Message[][] = [];
@@ -58,8 +58,22 @@ class Run {
     const profile =
       variant === 'user, facts off'
         ? { ...SUMMARIZER_PROFILE, user_facts: null }
-        : SUMMARIZER_PROFILE;
+        : variant === 'user, facts shown, not learnt'
+          ? { ...SUMMARIZER_PROFILE, user_facts: { extraction: 'never' } }
+          : SUMMARIZER_PROFILE;
     const engine = createMemoryEngine({ profile });
+    if (variant === 'user, facts shown, not learnt') {
+      // The facts the other variant learns, set once: the same block, no extraction.
+      for (const [about, text] of [
+        ['name', 'Name is Maren Holt.'],
+        ['employer', 'Works at Lindqvist Freight.'],
+        ['preference:tea', 'Prefers tea over coffee.'],
+        ['remember:gate', 'Asked to remember: gate code is on the fridge note.'],
+        ['location', 'Lives in Lisbon.'],
+      ] as const) {
+        await engine.user('bench-user').setFact({ about, text });
+      }
+    }
     const all = withStatements(
       turns(generateConversation({ interactions: history + measured, seed: 21 })),
     );
@@ -97,8 +111,10 @@ export interface UserTurnResult {
 
 /**
  * A warm turn (append one interaction, build the next context) of a session without a user, of
- * a user with facts off, and of a user with facts on (the facts block read on every context, the
- * rules extractor after every interaction), in interleaved rounds on in-memory parts. The
+ * a user with facts off, of a user whose facts are shown but never learnt (the facts block read
+ * on every context), and of a user with facts on (shown, and the rules extractor after every
+ * interaction), in interleaved rounds on in-memory parts. "Shown, not learnt" vs "on" is what
+ * learning facts adds to the foreground. The
  * background (indexing, compaction, fact extraction) is timed apart, after the foreground.
  */
 export async function benchUserTurns(
@@ -106,7 +122,12 @@ export async function benchUserTurns(
   measured: number,
   rounds = 5,
 ): Promise<UserTurnResult[]> {
-  const variants: Variant[] = ['no user', 'user, facts off', 'user, facts on'];
+  const variants: Variant[] = [
+    'no user',
+    'user, facts off',
+    'user, facts shown, not learnt',
+    'user, facts on',
+  ];
   const runs: Run[] = [];
   for (const v of variants) runs.push(await Run.create(v, history, measured));
   const perRound = Math.ceil(measured / rounds);
