@@ -125,9 +125,9 @@ export class MemStoreConflictError extends MemError {
         ? `[mem/store] the facts of user ${JSON.stringify(init.userId)} are at version ${init.actual}, ` +
             `expected ${init.expected}: another writer changed them. Read them again and re-apply your change.`
         : init.counter === 'epoch'
-        ? `${session} is at epoch ${init.actual}, expected ${init.expected}: another compaction, ` +
+          ? `${session} is at epoch ${init.actual}, expected ${init.expected}: another compaction, ` +
             'erase, replace or clear rewrote it first. Read the session again and re-plan.'
-        : `${session} is at version ${init.actual}, expected ${init.expected}: it changed ` +
+          : `${session} is at version ${init.actual}, expected ${init.expected}: it changed ` +
             'concurrently. Reload and retry.',
       options,
     );
