@@ -149,6 +149,19 @@ describe('checkSummary: is the summary about its conversation?', () => {
     expect(checkSummary(summary, { source }).usable).toBe(true);
   });
 
+  it('passes an extractive summary whose only word is a service word the conversation used ("Can\'t wait!")', () => {
+    const messages: Message[] = [
+      { id: 'd0', role: 'user', name: 'Lena', content: "Can't wait!", createdAt: 1 },
+      { id: 'd1', role: 'assistant', name: 'Tom', content: '', createdAt: 2 },
+      { id: 'd2', role: 'user', name: 'Lena', content: '', createdAt: 3 },
+    ];
+    const summary = extractiveSummary(messages, { targetTokens: 64, counter });
+    const source = renderTranscript(messages);
+    expect(checkSummary(summary, { source, counter }).usable).toBe(true);
+    // Written by a model instead, the same word alone still says nothing about the chat.
+    expect(checkSummary('Please wait.', { source, counter }).usable).toBe(false);
+  });
+
   it('passes the extractive summarizer’s own output, summaries of summaries included (property)', () => {
     const conversations = fc.oneof(
       fc

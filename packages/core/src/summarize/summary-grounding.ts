@@ -216,6 +216,16 @@ export function checkGrounding(summary: string, source: SummarySource): Groundin
   for (const term of comparables.terms) {
     if (term.length >= 2 && !terms.has(term) && holdsComparable(source.comparables, term)) shared++;
   }
+  // The extractive format quotes the conversation: every term of it there is grounded, even a
+  // service word the conversation itself used ("Can't wait!").
+  if (
+    shared === 0 &&
+    terms.size > 0 &&
+    summary.includes(SUMMARY_HEADER_TITLE) &&
+    [...terms].every((term) => sourceHolds(source, term))
+  ) {
+    return { grounded: true };
+  }
   const serviceShare = terms.size === 0 ? 0 : service / terms.size;
   if (declinesInFirstPerson(summary) && !summary.includes(SUMMARY_HEADER_TITLE)) {
     return { grounded: false, reason: 'declines in the first person: it reads as a refusal' };
