@@ -102,6 +102,35 @@ describe('engine append: reads only what it cannot prove', () => {
     const hits = await knowledgeBase.search('kb', 'answer 0', { sessionId: 's', topK: 1 });
     expect(JSON.stringify(hits)).toContain('answer 0');
   });
+  it('a new engine does not index again the answered interaction an earlier engine indexed', async () => {
+    const store = createInMemoryStore();
+    const knowledgeBase = createInMemoryKnowledgeBase();
+    const profile = {
+      short_term_memory_strategy: [window],
+      long_term_memory_strategy: [
+        {
+          long_term_memory_id: 'summarizer',
+          interaction_threshold_qty: 1000,
+          knowledge_base: { collection_id: 'kb', search_mode: 'always' },
+        },
+      ],
+    };
+    const first = createMemoryEngine({ store, knowledgeBase, profile }).session('s');
+    await first.append(turn(0));
+    await first.idle();
+    expect(await knowledgeBase.count('kb', { sessionId: 's' })).toBe(1);
+    // One engine per request: the next one loads the session and goes on with it.
+    const engine = createMemoryEngine({ store, knowledgeBase, profile });
+    const indexed: number[] = [];
+    engine.on('knowledge:indexed', (e) => indexed.push(e.chunks));
+    const second = engine.session('s');
+    await second.append({ role: 'user', content: 'question 1' });
+    await second.idle();
+    expect(indexed).toEqual([]);
+    await second.append({ role: 'assistant', content: 'answer 1' });
+    await second.idle();
+    expect(indexed).toEqual([1]);
+  });
 });
 
 describe('session.messages({ last }): a tail read', () => {

@@ -143,7 +143,7 @@ export class SessionState {
     this.version = read.version;
     this.epoch = read.epoch;
     this.loaded = true;
-    this.indexedSeq ??= finishedSeq(this.log);
+    this.indexedSeq ??= indexedThroughSeq(this.log);
     this.factsSeq ??= completeSeq(this.log);
   }
 
@@ -194,8 +194,8 @@ export class SessionState {
    */
   unindexed(): { interactions: StoredInteraction[]; before: StoredInteraction | undefined } {
     const all = this.log.interactions;
-    const newest = all.at(-1);
-    const done = newest !== undefined && isAnswered(newest.messages) ? all : all.slice(0, -1);
+    const complete = newestComplete(this.log);
+    const done = complete === undefined ? [] : all.slice(0, all.indexOf(complete) + 1);
     const after = this.indexedSeq ?? 0;
     let i = done.length;
     while (i > 0 && (done[i - 1]!.messages.at(-1)?.seq ?? 0) > after) i--;
@@ -214,17 +214,18 @@ export function otherUser(sessionId: string): MemValidationError {
 }
 
 /**
- * Seq of the first message of the newest complete interaction (0 when there is none): finished
- * (a newer one started) or answered (it ends with an assistant message that calls no tool).
+ * The newest complete interaction: the newest one when it is answered (see `isAnswered`), else
+ * the one before it (finished: a newer one started). What indexing and fact extraction have
+ * covered when a session is loaded.
  */
+function newestComplete(log: InteractionLog<StoredMessage>): StoredInteraction | undefined {
+  const newest = log.interactions.at(-1);
+  return newest !== undefined && isAnswered(newest.messages) ? newest : log.interactions.at(-2);
+}
+
+/** Seq of the first message of the newest complete interaction (0 when there is none). */
 export function completeSeq(log: InteractionLog<StoredMessage>): number {
-  for (let i = log.interactions.length - 1; i >= 0; i--) {
-    const interaction = log.interactions[i]!;
-    if (i < log.interactions.length - 1 || isAnswered(interaction.messages)) {
-      return interaction.messages[0]?.seq ?? 0;
-    }
-  }
-  return 0;
+  return newestComplete(log)?.messages[0]?.seq ?? 0;
 }
 
 /** True when the interaction ends with an assistant message that calls no tool. */
@@ -235,7 +236,7 @@ export function isAnswered(messages: readonly StoredMessage[]): boolean {
   );
 }
 
-/** Seq of the last message of the newest finished interaction (0 when there is none). */
-export function finishedSeq(log: InteractionLog<StoredMessage>): number {
-  return log.interactions.at(-2)?.messages.at(-1)?.seq ?? 0;
+/** Seq of the last message of the newest complete interaction (0 when there is none). */
+export function indexedThroughSeq(log: InteractionLog<StoredMessage>): number {
+  return newestComplete(log)?.messages.at(-1)?.seq ?? 0;
 }
