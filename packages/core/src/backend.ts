@@ -11,6 +11,17 @@ export type { AnalyzeOptions } from './knowledge/analyze-text.ts';
 export { analyzeText, normalizeText, STOPWORDS } from './knowledge/analyze-text.ts';
 export type { IndexedChunk, ScoredChunk } from './knowledge/bm25-index.ts';
 export { Bm25Index } from './knowledge/bm25-index.ts';
+export type {
+  Bm25CollectionStats,
+  ScopeDocument,
+  WeightedTerm,
+} from './knowledge/bm25-scope.ts';
+export {
+  bm25Weight,
+  MAX_QUERY_TERMS as MAX_SCORED_QUERY_TERMS,
+  pickTerms,
+  rankScope,
+} from './knowledge/bm25-scope.ts';
 export { keepsSimilarity, normalizeVector } from './knowledge/cosine.ts';
 export { deleteMatcher } from './knowledge/delete-matcher.ts';
 export { embedTexts } from './knowledge/embed-texts.ts';

@@ -1,5 +1,6 @@
 import { type OwnWrite, REMOVED_LOG_KEEP } from './kb-mirror.ts';
 import type { KnowledgeStatements } from './kb-statements.ts';
+import { removeTerms } from './kb-terms.ts';
 import type { VectorStatements } from './kb-vectors.ts';
 
 /** Deletes a chunk row (text, vector) and logs its tombstone for other connections' mirrors. */
@@ -10,6 +11,7 @@ export function removeChunkRow(
   vec: VectorStatements | undefined,
   write: OwnWrite,
 ): void {
+  removeTerms(st, collection, id);
   st.deleteText.run({ id });
   vec?.delete(id);
   st.deleteChunk.run({ id });

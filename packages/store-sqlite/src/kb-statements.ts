@@ -16,6 +16,18 @@ export interface ChunkRow {
   json: string;
 }
 
+/** A chunk row's entry in `mem_kb_terms` (see kb-terms.ts). */
+export interface TermsRow {
+  id: number;
+  session_id: string;
+  chunk_id: string;
+  created_at: number;
+  length: number;
+  terms: string;
+}
+
+const TERMS_COLUMNS = 't.id, t.session_id, t.chunk_id, t.created_at, t.length, t.terms';
+
 /** Every SQL statement the knowledge base runs, prepared once per connection; values are bound. */
 export function prepareKnowledgeStatements(db: Database) {
   const p = <R = unknown>(sql: string): Prepared<R> => db.prepare<unknown[], R>(sql);
@@ -70,6 +82,54 @@ export function prepareKnowledgeStatements(db: Database) {
     countSessionUser: p<{ n: number }>(
       `SELECT count(*) AS n FROM mem_kb_chunks
        WHERE collection = @collection AND session_id = @sid AND user_id = @user`,
+    ),
+    // BM25 statistics kept in the file (kb-terms.ts).
+    insertTerms: p(
+      `INSERT INTO mem_kb_terms (id, session_id, chunk_id, user_id, created_at, length, terms)
+       VALUES (@id, @sid, @chunkId, @user, @createdAt, @length, @terms)`,
+    ),
+    termsOf: p<{ terms: string; length: number }>(
+      'SELECT terms, length FROM mem_kb_terms WHERE id = @id',
+    ),
+    deleteTerms: p('DELETE FROM mem_kb_terms WHERE id = @id'),
+    incrementDf: p(
+      `INSERT INTO mem_kb_df (collection, term, documents) VALUES (@collection, @term, 1)
+       ON CONFLICT (collection, term) DO UPDATE SET documents = documents + 1`,
+    ),
+    decrementDf: p<{ documents: number }>(
+      `UPDATE mem_kb_df SET documents = documents - 1
+       WHERE collection = @collection AND term = @term RETURNING documents`,
+    ),
+    deleteDf: p('DELETE FROM mem_kb_df WHERE collection = @collection AND term = @term'),
+    addStats: p(
+      `INSERT INTO mem_kb_stats (collection, documents, length) VALUES (@collection, @documents, @length)
+       ON CONFLICT (collection) DO UPDATE
+         SET documents = documents + excluded.documents, length = length + excluded.length`,
+    ),
+    stats: p<{ documents: number; length: number }>(
+      'SELECT documents, length FROM mem_kb_stats WHERE collection = @collection',
+    ),
+    /** Document frequencies of the terms of `@terms` (a JSON array) the collection holds. */
+    dfOf: p<{ term: string; documents: number }>(
+      `SELECT term, documents FROM mem_kb_df
+       WHERE collection = @collection AND term IN (SELECT value FROM json_each(@terms))`,
+    ),
+    // A scope's rows, found through mem_kb_chunks' indexes (which hold the row id).
+    sessionTerms: p<TermsRow>(
+      `SELECT ${TERMS_COLUMNS} FROM mem_kb_chunks c JOIN mem_kb_terms t ON t.id = c.id
+       WHERE c.collection = @collection AND c.session_id = @sid`,
+    ),
+    userTerms: p<TermsRow>(
+      `SELECT ${TERMS_COLUMNS} FROM mem_kb_chunks c JOIN mem_kb_terms t ON t.id = c.id
+       WHERE c.collection = @collection AND c.user_id = @user`,
+    ),
+    sessionUserTerms: p<TermsRow>(
+      `SELECT ${TERMS_COLUMNS} FROM mem_kb_chunks c JOIN mem_kb_terms t ON t.id = c.id
+       WHERE c.collection = @collection AND c.session_id = @sid AND t.user_id = @user`,
+    ),
+    chunkJson: p<{ json: string }>('SELECT json FROM mem_kb_chunks WHERE id = @id'),
+    chunkRowsPage: p<{ id: number; collection: number; json: string }>(
+      'SELECT id, collection, json FROM mem_kb_chunks WHERE id > @after ORDER BY id LIMIT @limit',
     ),
     // The in-memory BM25 mirror (kb-mirror.ts) reads these.
     dataVersion: value<number>('PRAGMA data_version'),

@@ -1,4 +1,6 @@
 import type { Database } from 'better-sqlite3';
+import { prepareKnowledgeStatements } from './kb-statements.ts';
+import { backfillTerms } from './kb-terms.ts';
 
 /**
  * Schema migrations, one per version: `MIGRATIONS[i]` takes the schema from version `i` to
@@ -183,7 +185,41 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX mem_kb_chunks_user ON mem_kb_chunks (collection, user_id)
     WHERE user_id IS NOT NULL;
   `,
+  `
+  -- What BM25 needs, kept in the file (kb-terms.ts), so that a search scoped to a session or a
+  -- user reads its scope's rows instead of building an in-memory index of the whole collection
+  -- on each connection. Chunks already in the file are analyzed by the migration (BACKFILLS).
+  CREATE TABLE mem_kb_stats (
+    collection INTEGER PRIMARY KEY REFERENCES mem_kb_collections (id),
+    documents INTEGER NOT NULL,
+    length INTEGER NOT NULL
+  );
+  CREATE TABLE mem_kb_df (
+    collection INTEGER NOT NULL,
+    term TEXT NOT NULL,
+    documents INTEGER NOT NULL,
+    PRIMARY KEY (collection, term)
+  ) WITHOUT ROWID;
+  -- id = mem_kb_chunks.id. terms: " term:frequency" per distinct term.
+  CREATE TABLE mem_kb_terms (
+    id INTEGER PRIMARY KEY,
+    session_id TEXT NOT NULL,
+    chunk_id TEXT NOT NULL,
+    user_id TEXT,
+    created_at REAL NOT NULL,
+    length INTEGER NOT NULL,
+    terms TEXT NOT NULL
+  );
+  `,
 ];
+
+/**
+ * Work a migration needs beyond SQL, run right after it in the same transaction: by the version
+ * the migration takes the schema to.
+ */
+const BACKFILLS: Readonly<Record<number, (db: Database) => void>> = {
+  6: (db) => backfillTerms(prepareKnowledgeStatements(db)),
+};
 
 /** The schema version this package writes. */
 export const SCHEMA_VERSION = MIGRATIONS.length;
@@ -207,6 +243,7 @@ export function migrate(db: Database): void {
     }
     for (let version = from; version < SCHEMA_VERSION; version++) {
       db.exec(MIGRATIONS[version] as string);
+      BACKFILLS[version + 1]?.(db);
     }
     db.pragma(`user_version = ${SCHEMA_VERSION}`);
   }).immediate();

@@ -25,10 +25,11 @@ import {
 } from '@mem/core/backend';
 import type { Database } from 'better-sqlite3';
 import { connect } from './connection.ts';
-import { indexText, MAX_QUERY_TERMS } from './fts-query.ts';
+import { MAX_QUERY_TERMS } from './fts-query.ts';
 import { applyOwnWrite, currentMirror, existingMirror, type OwnWrite } from './kb-mirror.ts';
 import { pruneRemovedLog, removeChunkRow } from './kb-remove.ts';
 import { type KnowledgeStatements, prepareKnowledgeStatements } from './kb-statements.ts';
+import { addTerms, analyzeChunk, searchScope } from './kb-terms.ts';
 import {
   assertSameSpace,
   bindSpace,
@@ -125,8 +126,12 @@ export function createSqliteKnowledgeBase(options: SqliteKnowledgeBaseOptions): 
   ): ScoredHit[] => {
     const terms = [...new Set(analyzeText(text))].slice(0, MAX_QUERY_TERMS);
     if (terms.length === 0) return [];
+    if (scope.sessionId !== undefined || scope.userId !== undefined) {
+      // A scoped search reads its scope's rows and the collection's statistics from the file.
+      return searchScope(st, collection, terms, scope, topK);
+    }
     const { index } = currentMirror(db, st, collection);
-    return index.search(terms, topK, scope.sessionId, scope.userId);
+    return copies(index.search(terms, topK));
   };
 
   return {
@@ -173,6 +178,7 @@ export function createSqliteKnowledgeBase(options: SqliteKnowledgeBaseOptions): 
             const key = { collection, sid, chunkId: chunk.id };
             const old = st.chunkRowId.get(key)?.id;
             if (old !== undefined) removeChunkRow(st, collection, old, vec, write);
+            const analyzed = analyzeChunk(chunk);
             const id = Number(
               st.insertChunk.run({
                 ...key,
@@ -182,11 +188,8 @@ export function createSqliteKnowledgeBase(options: SqliteKnowledgeBaseOptions): 
                 user: chunk.metadata.userId ?? null,
               }).lastInsertRowid,
             );
-            st.insertText.run({
-              id,
-              scope: `c${collection}`,
-              body: indexText(searchableText(chunk)),
-            });
+            st.insertText.run({ id, scope: `c${collection}`, body: analyzed.body });
+            addTerms(st, collection, id, chunk, analyzed);
             write.added.push({ id, chunk });
             const vector = vectors?.[i];
             if (vec !== undefined && vector !== undefined) {
@@ -208,7 +211,7 @@ export function createSqliteKnowledgeBase(options: SqliteKnowledgeBaseOptions): 
         return connection.read((st, db) => {
           const collection = collectionOf(st, collectionId);
           if (collection === undefined) return [];
-          return copies(rankHits(lexical(db, st, collection, text, scope, topK)));
+          return rankHits(lexical(db, st, collection, text, scope, topK));
         });
       }
       const found = await connection.read((st, db) => ({
@@ -238,7 +241,7 @@ export function createSqliteKnowledgeBase(options: SqliteKnowledgeBaseOptions): 
               );
         if (retrieval === 'semantic') return rankHits(semantic.slice(0, topK));
         const words = lexical(db, st, collection, text, scope, depth);
-        return copies(fuseHits(keyByChunk(words), keyByChunk(semantic), rrfK, topK));
+        return fuseHits(keyByChunk(words), keyByChunk(semantic), rrfK, topK);
       });
     },
 
@@ -344,7 +347,7 @@ function lastOfEach(chunks: readonly KnowledgeChunk[]): KnowledgeChunk[] {
 }
 
 /** Hits with their chunks copied: nothing returned aliases the mirror. */
-function copies(hits: KnowledgeHit[]): KnowledgeHit[] {
+function copies<H extends { chunk: KnowledgeChunk }>(hits: H[]): H[] {
   for (const hit of hits) {
     const { chunk } = hit;
     hit.chunk = {

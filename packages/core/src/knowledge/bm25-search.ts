@@ -1,4 +1,6 @@
-import { BM25_K1, type Bm25SearchState, type TermList, termImpact } from './bm25-state.ts';
+import { bm25Weight, pickTerms } from './bm25-scope.ts';
+import type { Bm25SearchState, TermList } from './bm25-state.ts';
+import { termImpact } from './bm25-state.ts';
 import { finishCandidates, RECHECK } from './finish-candidates.ts';
 import type { Posting } from './postings.ts';
 import { kthScore, selectTopK } from './select-top-k.ts';
@@ -8,8 +10,8 @@ export { BM25_B, BM25_K1 } from './bm25-state.ts';
 
 // Float slack on upper bounds, so rounding can never prune a document that could still tie.
 const SLACK = 1 + 1e-9;
-/** Most query terms a search scores: the `MAX_QUERY_TERMS` with the highest bound (rarest). */
-export const MAX_QUERY_TERMS = 8;
+
+export { bm25Idf, MAX_QUERY_TERMS } from './bm25-scope.ts';
 
 /** The posting's impact bound is recomputed with this share of the current norm slope, so it stays valid while the average document grows by up to ~1/9. */
 const IMPACT_MARGIN = 0.9;
@@ -37,11 +39,6 @@ function termImpactBound(state: Bm25SearchState, posting: Posting): number {
   return max;
 }
 
-/** Lucene's BM25 idf: never negative, even for a term in every document. */
-export function bm25Idf(documents: number, frequency: number): number {
-  return Math.log(1 + (documents - frequency + 0.5) / (frequency + 0.5));
-}
-
 /**
  * The slots of the `topK` best documents for distinct `terms`, best first (their scores are in
  * `state.scores`); `session` (a session number, 0 for all) and `user` (a user number, 0 for
@@ -49,7 +46,7 @@ export function bm25Idf(documents: number, frequency: number): number {
  *
  * Term-at-a-time with max-score pruning, exact over the selected terms (same result as scoring
  * every document with them; at most `MAX_QUERY_TERMS`, the rarest, are kept): each
- * term has an upper bound on what it can add to any score, and terms are scored highest bound
+ * term has an upper bound on what it can add to any score, and terms are scored highest weight
  * (rarest) first. Once the bounds of the terms left sum to less than the current k-th best
  * score, no unscored document can reach the top k: the search stops opening documents and only
  * finishes those that still can (`finishCandidates`), mostly the few that matched rare terms.
@@ -61,20 +58,21 @@ export function searchBm25(
   session: number,
   user = 0,
 ): number[] {
-  const lists: TermList[] = [];
+  let lists: TermList[] = [];
   for (const term of terms) {
     const posting = state.postings.get(term);
     if (posting === undefined || posting.size === 0) continue;
-    const weight = bm25Idf(state.size, posting.size) * (BM25_K1 + 1);
+    const weight = bm25Weight(state.size, posting.size);
     const bound = (weight * posting.maxTf) / (posting.maxTf + state.minNorm);
     const tight = weight * termImpactBound(state, posting);
     lists.push({ posting, weight, bound, tight: Math.min(bound, tight) });
   }
   if (lists.length === 0) return [];
-  lists.sort((a, b) => b.bound - a.bound);
   // Query term selection: the rarest terms carry the ranking signal; a long question's common
-  // words add little to any score but walk the longest postings. Score the most selective ones.
-  if (lists.length > MAX_QUERY_TERMS) lists.length = MAX_QUERY_TERMS;
+  // words add little to any score but walk the longest postings. Score the rarest ones, highest
+  // weight first (equal weights in query order): the order depends only on the collection's
+  // statistics, so a knowledge base that keeps only those ranks the same (`rankScope`).
+  lists = pickTerms(lists);
   const rest = new Float64Array(lists.length + 1);
   for (let i = lists.length - 1; i >= 0; i--) {
     rest[i] = ((rest[i + 1] as number) + (lists[i] as TermList).tight) * SLACK;

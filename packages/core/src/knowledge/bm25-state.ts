@@ -37,8 +37,8 @@ export interface TermList {
   /** idf · (k1 + 1). */
   weight: number;
   /**
-   * Most this term can add to a score: `weight · maxTf / (maxTf + minNorm)`. Picks and orders
-   * the query terms (so which terms are scored, and in what order, never depends on `tight`).
+   * Most this term can add to a score: `weight · maxTf / (maxTf + minNorm)` (for pruning). Which
+   * terms are scored, and in what order, depends on `weight` alone (`pickTerms`).
    */
   bound: number;
   /** A bound at most `bound`, from the posting's own documents (`termImpactBound`): for pruning. */

@@ -1,4 +1,5 @@
-import { BM25_B, BM25_K1, type Bm25SearchState } from './bm25-state.ts';
+import { bm25Norms } from './bm25-scope.ts';
+import type { Bm25SearchState } from './bm25-state.ts';
 import type { KnowledgeChunk } from './knowledge-base-spec.ts';
 import type { Posting } from './postings.ts';
 
@@ -95,8 +96,9 @@ export class SlotTable implements Bm25SearchState {
    */
   refreshNorms(): void {
     if (this.#normsValid) return;
-    this.normPerLength = (BM25_K1 * BM25_B * this.size) / Math.max(this.#totalLength, 1);
-    this.normBase = BM25_K1 * (1 - BM25_B);
+    const norms = bm25Norms({ documents: this.size, totalLength: this.#totalLength });
+    this.normPerLength = norms.normPerLength;
+    this.normBase = norms.normBase;
     const minLength = Number.isFinite(this.#minLength) ? this.#minLength : 0;
     this.minNorm = this.normBase + this.normPerLength * minLength;
     this.#normsValid = true;
