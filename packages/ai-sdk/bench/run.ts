@@ -1,33 +1,60 @@
-import { resolve } from 'node:path';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { fmtUs, now, printTable, summarizeSamples } from '@mem/bench-kit';
-import { createInMemoryStore, createMemoryEngine, type MemorySession } from '@mem/core';
-import { generateText, wrapLanguageModel } from 'ai';
+import {
+  createInMemoryStore,
+  createMemoryEngine,
+  type MemoryEngine,
+  type MemorySession,
+} from '@mem/core';
+import type { Store } from '@mem/core/backend';
+import { createSqliteStore } from '@mem/store-sqlite';
+import { generateText, type ModelMessage, wrapLanguageModel } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { textResult } from '../src/__fixtures__/model-results.ts';
 import { memoryMiddleware } from '../src/index.ts';
 
 /**
  * `pnpm bench` for @mem/ai-sdk: what one `generateText` call through `memoryMiddleware` costs on
- * sessions of 10, 1,000 and 10,000 earlier interactions (in-memory store, `max_tokens` 4,000,
- * an instant mock model from `ai/test`), side by side with the same turn done on the engine by
- * hand (append the question, build the context, append the answer) and with `generateText` on
- * the bare mock model. Interleaved rounds; the middleware's own cost is the difference.
+ * sessions of 10, 500 and 10,000 earlier interactions (`max_tokens` 4,000, an instant mock model
+ * from `ai/test`), on the in-memory store and on a SQLite file (`@mem/store-sqlite`, defaults),
+ * side by side with the same turn done on the engine by hand (append the question, build the
+ * context, append the answer) and with `generateText` on the bare mock model. Interleaved rounds;
+ * the middleware's own cost is the difference.
+ *
+ * Two prompt shapes: `question` (the prompt holds the new question only, the app lets mem keep the
+ * history) and `re-sent` (the app re-sends its own history and the new question, as a chat UI
+ * does: as many interactions as the session had earlier, the newest of them as calls add more;
+ * run up to 500 earlier interactions). The bare model
+ * gets the same prompt, so what the AI SDK does with a long prompt is not counted as the
+ * middleware's.
+ *
+ * `--quick` shrinks rounds and sizes; `--sizes=10,500` picks sizes; `--stores=memory,sqlite`
+ * picks stores.
  */
 const quick = process.argv.includes('--quick');
+const flag = (name: string) =>
+  process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 /**
  * `--before=<dir>`: a baseline middleware, the `src/` of an earlier commit
  * (`git archive <rev> packages/ai-sdk/src | tar -x --strip-components=2 -C packages/ai-sdk/.bench-before`,
  * so it resolves `@mem/core` from this workspace), run in the same rounds on its own session.
  */
-const beforeDir = process.argv.find((a) => a.startsWith('--before='))?.slice('--before='.length);
+const beforeDir = flag('before');
 const baseline =
   beforeDir === undefined
     ? undefined
     : ((await import(pathToFileURL(resolve(beforeDir, 'src/index.ts')).href)) as {
         memoryMiddleware: typeof memoryMiddleware;
       });
-const sizes = quick ? [10, 1_000] : [10, 1_000, 10_000];
+const sizes = flag('sizes')?.split(',').map(Number) ?? (quick ? [10, 500] : [10, 500, 10_000]);
+const storeKinds = (flag('stores')?.split(',') ?? ['memory', 'sqlite']) as Array<
+  'memory' | 'sqlite'
+>;
+/** The re-sent shape re-sends at most this many interactions (and runs up to this size). */
+const RESENT_TURNS = 500;
 const rounds = quick ? 3 : 8;
 const perRound = quick ? 20 : 50;
 const profile = {
@@ -48,16 +75,36 @@ async function prefill(session: MemorySession, interactions: number): Promise<vo
   }
 }
 
-const rows: Array<Record<string, string>> = [];
-const out: Array<Record<string, number>> = [];
-for (const size of sizes) {
-  const engine = createMemoryEngine({ store: createInMemoryStore(), profile });
+type Shape = 'question' | 're-sent';
+
+/** The app's own copy of the conversation (the re-sent shape), the newest RESENT_TURNS of it. */
+function appHistory(size: number): ModelMessage[] {
+  const history: ModelMessage[] = [];
+  for (let t = Math.max(0, size - RESENT_TURNS); t < size; t++) {
+    history.push({ role: 'user', content: question(t) });
+    history.push({ role: 'assistant', content: answer(t) });
+  }
+  return history;
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'mem-ai-sdk-bench-'));
+let files = 0;
+function storeOf(kind: 'memory' | 'sqlite'): Store {
+  return kind === 'memory'
+    ? createInMemoryStore()
+    : createSqliteStore({ path: join(dir, `bench-${files++}.db`) });
+}
+
+async function measure(kind: 'memory' | 'sqlite', size: number, shape: Shape) {
+  const store = storeOf(kind);
+  const engine: MemoryEngine = createMemoryEngine({ store, profile });
   const byHand = engine.session('by-hand');
   const wrapped = engine.session('middleware');
   await prefill(byHand, size);
   await prefill(wrapped, size);
   if (baseline !== undefined) await prefill(engine.session('before'), size);
   let turn = size;
+  const history = shape === 're-sent' ? appHistory(size) : [];
   const bare = new MockLanguageModelV3({ doGenerate: async () => textResult(answer(turn)) });
   const model = wrapLanguageModel({
     model: new MockLanguageModelV3({ doGenerate: async () => textResult(answer(turn)) }),
@@ -79,58 +126,91 @@ for (const size of sizes) {
   for (let r = -1; r < rounds; r++) {
     const keep = r >= 0;
     for (let i = 0; i < perRound; i++, turn++) {
+      const messages: ModelMessage[] = [...history, { role: 'user', content: question(turn) }];
       let t0 = now();
       await byHand.append({ role: 'user', content: question(turn) });
       await byHand.context();
       await byHand.append({ role: 'assistant', content: answer(turn) });
       if (keep) samples.hand.push(Number(now() - t0));
       t0 = now();
-      await generateText({ model, prompt: question(turn) });
+      await generateText({ model, messages });
       if (keep) samples.middleware.push(Number(now() - t0));
       t0 = now();
-      await generateText({ model: bare, prompt: question(turn) });
+      await generateText({ model: bare, messages });
       if (keep) samples.bare.push(Number(now() - t0));
       if (before !== undefined) {
         t0 = now();
-        await generateText({ model: before, prompt: question(turn) });
+        await generateText({ model: before, messages });
         if (keep) samples.before.push(Number(now() - t0));
+      }
+      if (shape === 're-sent') {
+        history.push(messages.at(-1) as ModelMessage, { role: 'assistant', content: answer(turn) });
+        if (history.length > 2 * Math.min(size, RESENT_TURNS)) history.splice(0, 2);
       }
     }
   }
+  await store.close?.();
   const hand = summarizeSamples(samples.hand);
   const middleware = summarizeSamples(samples.middleware);
   const plain = summarizeSamples(samples.bare);
-  const overheadUs = middleware.medianUs - plain.medianUs - hand.medianUs;
   const was = before === undefined ? undefined : summarizeSamples(samples.before);
-  rows.push({
-    'earlier interactions': size.toLocaleString('en-US'),
-    'engine by hand': fmtUs(hand.medianUs),
-    'generateText, bare model': fmtUs(plain.medianUs),
-    'generateText + memoryMiddleware': fmtUs(middleware.medianUs),
-    'middleware beyond both': fmtUs(overheadUs),
-    ...(was === undefined
-      ? {}
-      : {
-          'middleware, before': fmtUs(was.medianUs),
-          'now / before': (middleware.medianUs / was.medianUs).toFixed(2),
-        }),
-  });
-  out.push({
-    interactions: size,
-    byHandMedianUs: hand.medianUs,
-    bareMedianUs: plain.medianUs,
-    middlewareMedianUs: middleware.medianUs,
-    middlewareP90Us: middleware.p90Us,
-    overheadUs,
-    ...(was === undefined ? {} : { beforeMedianUs: was.medianUs }),
-  });
+  return { hand, middleware, plain, was };
+}
+
+const rows: Array<Record<string, string>> = [];
+const out: Array<Record<string, number | string>> = [];
+try {
+  for (const kind of storeKinds) {
+    for (const shape of ['question', 're-sent'] as const) {
+      for (const size of sizes) {
+        if (shape === 're-sent' && size > RESENT_TURNS) continue;
+        const { hand, middleware, plain, was } = await measure(kind, size, shape);
+        const overheadUs = middleware.medianUs - plain.medianUs - hand.medianUs;
+        rows.push({
+          store: kind === 'memory' ? 'in-memory' : 'SQLite file',
+          prompt: shape === 'question' ? 'new question' : 'history re-sent',
+          'earlier interactions': size.toLocaleString('en-US'),
+          'engine by hand': fmtUs(hand.medianUs),
+          'generateText, bare model': fmtUs(plain.medianUs),
+          'generateText + memoryMiddleware': fmtUs(middleware.medianUs),
+          'middleware beyond both': fmtUs(overheadUs),
+          ...(was === undefined
+            ? {}
+            : {
+                'middleware, before': fmtUs(was.medianUs),
+                'now / before': (middleware.medianUs / was.medianUs).toFixed(2),
+              }),
+        });
+        out.push({
+          store: kind,
+          prompt: shape,
+          interactions: size,
+          byHandMedianUs: hand.medianUs,
+          bareMedianUs: plain.medianUs,
+          middlewareMedianUs: middleware.medianUs,
+          middlewareP90Us: middleware.p90Us,
+          overheadUs,
+          ...(was === undefined ? {} : { beforeMedianUs: was.medianUs }),
+        });
+      }
+    }
+  }
+} finally {
+  rmSync(dir, { recursive: true, force: true });
 }
 printTable(
-  `memoryMiddleware per generateText call (medians, ${rounds} interleaved rounds × ${perRound} calls, in-memory store, instant mock model)`,
+  `memoryMiddleware per generateText call (medians, ${rounds} interleaved rounds × ${perRound} calls, max_tokens 4,000, instant mock model; target: middleware beyond both <= 1 ms at 500)`,
   rows,
 );
-const flat = (out.at(-1)?.middlewareMedianUs ?? 0) / (out[0]?.middlewareMedianUs ?? 1);
-console.log(`\nlargest / smallest session, middleware call: ${flat.toFixed(2)}×`);
+const question500 = out.filter((o) => o.prompt === 'question');
+const flatOf = (kind: string) => {
+  const of = question500.filter((o) => o.store === kind);
+  return Number(of.at(-1)?.middlewareMedianUs ?? 0) / Number(of[0]?.middlewareMedianUs ?? 1);
+};
+const flat = Object.fromEntries(storeKinds.map((k) => [k, flatOf(k)]));
+console.log(
+  `\nlargest / smallest session, middleware call (new question): ${storeKinds.map((k) => `${k} ${flat[k]?.toFixed(2)}×`).join(', ')}`,
+);
 console.log(
   JSON.stringify({ bench: '@mem/ai-sdk', node: process.version, quick, middleware: out, flat }),
 );

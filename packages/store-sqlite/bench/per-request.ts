@@ -9,14 +9,17 @@ import BetterSqlite3 from 'better-sqlite3';
 import { createSqliteStore } from '../src/index.ts';
 
 /**
- * A server that keeps no state opens the store and an engine per request. Per size (1k and 10k
- * interactions), in interleaved rounds in one process:
+ * A server that keeps no state opens the store and an engine per request. Per size (1k and 100k
+ * interactions; `--sizes=1000,10000,100000` picks others), in interleaved rounds in one process:
  * (a) warm: one turn (append 4 messages + context(), max_tokens 4,000) on an engine kept open;
  * (b) cold: open store + engine, the same turn, close;
- * (c) cold again, timed step by step (open = create + first connection through an `info` probe).
+ * (c) cold again, timed step by step (open = create + first connection through an `info` probe;
+ *     the first append split into the engine's first load — the store calls it makes before the
+ *     write —, the store's append and the engine's own work, through a timing wrapper).
  * (a) and (b)/(c) use two files of the same size: a connection held open on the file would keep
  * the cold side's close from being the last one (which checkpoints the WAL).
- * Then the cold turn once per fresh process (Node startup dominates; reported apart).
+ * Then the cold turn once per fresh process (Node startup dominates; reported apart;
+ * `--no-fresh` skips it).
  */
 export const PER_REQUEST_PROFILE = {
   short_term_memory_strategy: [{ memory_strategy_id: 'max_tokens', memory_max_tokens: 4000 }],
@@ -54,6 +57,35 @@ export interface ChildTimes {
   closeMs: number;
 }
 
+/** The first append split: store calls before the write (the first load), the write, the rest. */
+export interface AppendSplit {
+  loadMs: number;
+  loadCalls: string;
+  storeAppendMs: number;
+  engineMs: number;
+}
+
+/**
+ * The store with its calls timed: `calls` gets one entry per call (method, ms). Not a mock: every
+ * call goes to the real store, only the time around it is taken.
+ */
+function timed(store: Store, calls: Array<{ method: string; ms: number }>): Store {
+  return new Proxy(store, {
+    get(target, key, receiver) {
+      const value = Reflect.get(target, key, receiver);
+      if (typeof value !== 'function' || typeof key !== 'string') return value;
+      return async (...args: unknown[]) => {
+        const t0 = performance.now();
+        try {
+          return await (value as (...a: unknown[]) => unknown).apply(target, args);
+        } finally {
+          calls.push({ method: key, ms: performance.now() - t0 });
+        }
+      };
+    },
+  });
+}
+
 /** A turn's messages without counts or ids (the engine counts them and gives them ids). */
 export function turnInput(run: BenchRun, i: number) {
   return run.turnAt(i).map(({ role, content }) => ({ role, content }));
@@ -69,20 +101,37 @@ async function turn(engine: MemoryEngine, input: ReturnType<typeof turnInput>): 
   await session.context();
 }
 
-/** The cold turn step by step; `probe` opens the connection first (an `info` call). */
+/**
+ * The cold turn step by step; `probe` opens the connection first (an `info` call). With
+ * `split`, the store's calls are timed (see `timed`) and the first append is split.
+ */
 export async function coldTurn(
   path: string,
   input: ReturnType<typeof turnInput>,
   probe: boolean,
   reuseConnection: boolean,
+  split?: (s: AppendSplit) => void,
 ): Promise<ChildTimes> {
   const t0 = performance.now();
   const store = createSqliteStore({ path, reuseConnection });
-  const session = engineOn(store).session(SESSION);
+  const calls: Array<{ method: string; ms: number }> = [];
+  const session = engineOn(split === undefined ? store : timed(store, calls)).session(SESSION);
   if (probe) await store.info(SESSION);
   const t1 = performance.now();
   await session.append(input);
   const t2 = performance.now();
+  if (split !== undefined) {
+    const write = calls.findIndex((c) => c.method === 'append');
+    const load = calls.slice(0, write);
+    const loadMs = load.reduce((sum, c) => sum + c.ms, 0);
+    const storeAppendMs = calls[write]?.ms ?? 0;
+    split({
+      loadMs,
+      loadCalls: load.map((c) => c.method).join('+'),
+      storeAppendMs,
+      engineMs: t2 - t1 - loadMs - storeAppendMs,
+    });
+  }
   await session.context();
   const t3 = performance.now();
   await store.close();
@@ -123,13 +172,26 @@ function spawnTurn(
 
 type Fresh = ChildTimes & { processMs: number };
 
+/** `--sizes=1000,100000` (interactions per session), else 1k and 100k (1k and 2k with `--quick`). */
+function sizesOf(run: BenchRun, argv: readonly string[]): number[] {
+  const flag = argv.find((a) => a.startsWith('--sizes='))?.slice('--sizes='.length);
+  if (flag === undefined) return run.quick ? [1_000, 2_000] : [1_000, 100_000];
+  const sizes = flag.split(',').map(Number);
+  if (sizes.some((n) => !Number.isSafeInteger(n) || n < 1)) {
+    throw new Error(`--sizes takes whole numbers of interactions, got ${flag}`);
+  }
+  return sizes;
+}
+
 export async function runPerRequest(run: BenchRun, dir: string): Promise<void> {
-  const sizes = run.quick ? [1_000, 2_000] : [1_000, 10_000];
+  const sizes = sizesOf(run, process.argv);
+  const withFresh = !process.argv.includes('--no-fresh');
   const rounds = run.quick ? 12 : 40;
   const warmUp = run.quick ? 2 : 5;
-  const freshRounds = run.quick ? 3 : 8;
+  const freshRounds = withFresh ? (run.quick ? 3 : 8) : 0;
   const rows: PerRequestRow[] = [];
   const fresh: Array<Record<string, string | number>> = [];
+  const splitRows: Array<Record<string, string>> = [];
   const json: Record<string, Record<string, unknown>> = {};
   for (const size of sizes) {
     const warmPath = join(dir, `per-request-warm-${size}.db`);
@@ -147,6 +209,7 @@ export async function runPerRequest(run: BenchRun, dir: string): Promise<void> {
     const warm: number[] = [];
     const cold = VARIANTS.map(() => [] as number[]);
     const steps = VARIANTS.map(() => [] as ChildTimes[]);
+    const splits = VARIANTS.map(() => [] as AppendSplit[]);
     for (let r = 0; r < rounds; r++) {
       const w0 = performance.now();
       await turn(warmEngine, turnInput(run, next++));
@@ -157,9 +220,14 @@ export async function runPerRequest(run: BenchRun, dir: string): Promise<void> {
         await coldTurn(path, turnInput(run, next++), false, variant.reuseConnection);
         const c = performance.now() - c0;
         const s = await coldTurn(path, turnInput(run, next++), true, variant.reuseConnection);
+        let split: AppendSplit | undefined;
+        await coldTurn(path, turnInput(run, next++), true, variant.reuseConnection, (x) => {
+          split = x;
+        });
         if (r < warmUp) continue;
         cold[v]!.push(c);
         steps[v]!.push(s);
+        splits[v]!.push(split as AppendSplit);
       }
     }
     await warmStore.close();
@@ -178,6 +246,24 @@ export async function runPerRequest(run: BenchRun, dir: string): Promise<void> {
         closeMs: step('closeMs'),
       };
       rows.push(row);
+      const part = (k: 'loadMs' | 'storeAppendMs' | 'engineMs') =>
+        median(splits[v]!.map((s) => s[k]));
+      const appendSplit = {
+        loadMs: part('loadMs'),
+        loadCalls: splits[v]![0]?.loadCalls ?? '',
+        storeAppendMs: part('storeAppendMs'),
+        engineMs: part('engineMs'),
+      };
+      splitRows.push({
+        interactions: fmtInt(size),
+        store: variant.label,
+        open: fmtMs(row.openMs),
+        'first load (store calls)': `${fmtMs(appendSplit.loadMs)} (${appendSplit.loadCalls})`,
+        'store.append': fmtMs(appendSplit.storeAppendMs),
+        "append, engine's own": fmtMs(appendSplit.engineMs),
+        'context()': fmtMs(row.contextMs),
+        'close()': fmtMs(row.closeMs),
+      });
       const children: Fresh[] = [];
       for (let r = 0; r < freshRounds; r++) {
         children.push(
@@ -197,12 +283,17 @@ export async function runPerRequest(run: BenchRun, dir: string): Promise<void> {
       const { interactions: _, warmMs: __, variant: ___, ...figures } = row;
       json[size]![variant.reuseConnection ? 'coldReuseConnection' : 'cold'] = {
         ...figures,
-        fresh: Object.fromEntries(
-          (['openMs', 'appendMs', 'contextMs', 'closeMs', 'processMs'] as const).map((k) => [
-            k,
-            child(k),
-          ]),
-        ),
+        appendSplit,
+        ...(withFresh
+          ? {
+              fresh: Object.fromEntries(
+                (['openMs', 'appendMs', 'contextMs', 'closeMs', 'processMs'] as const).map((k) => [
+                  k,
+                  child(k),
+                ]),
+              ),
+            }
+          : {}),
       };
     }
   }
@@ -218,12 +309,18 @@ export async function runPerRequest(run: BenchRun, dir: string): Promise<void> {
       'first append': fmtMs(r.appendMs),
       'context()': fmtMs(r.contextMs),
       'close()': fmtMs(r.closeMs),
-      target: 'b / a <= 2x',
+      target: 'b / a <= 5x',
     })),
   );
   printTable(
-    `(e') Per-request engine in a fresh process each time (medians of ${freshRounds}; Node startup dominates the process column)`,
-    fresh,
+    `(e) Where a cold turn's time goes (medians of ${rounds - warmUp} split rounds; the first append = first load + store.append + the engine's own work)`,
+    splitRows,
   );
+  if (withFresh) {
+    printTable(
+      `(e') Per-request engine in a fresh process each time (medians of ${freshRounds}; Node startup dominates the process column)`,
+      fresh,
+    );
+  }
   run.out.perRequest = json;
 }

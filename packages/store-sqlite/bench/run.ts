@@ -27,7 +27,9 @@ import { runRecallContext } from './recall-context.ts';
  * (d) context() with retrieval at 10,000 interactions, the in-memory knowledge base vs the SQLite
  *     one, and a new SQLite knowledge base's first search (it builds the BM25 mirror).
  * (e) a per-request engine (open store + engine, one turn, close) vs a turn on an engine kept
- *     open, at 1k and 10k interactions; then the same per fresh process (see per-request.ts).
+ *     open, at 1k and 100k interactions (`--sizes=` picks others), default store and
+ *     `reuseConnection: true`, with where a cold turn's time goes; then the same per fresh
+ *     process (`--no-fresh` skips it; see per-request.ts).
  * (f) the engine's own work on a warm append: `session.append` against counting the same
  *     messages and `store.append` of them, interleaved (see engine-overhead.ts).
  * (g) a compaction's delete in the SQLite knowledge base: by the summary_id index vs by scanning
