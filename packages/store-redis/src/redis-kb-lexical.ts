@@ -1,6 +1,8 @@
 import type { Ranked, ScoredHit } from '@mem/core/backend';
 import type { Cluster, Redis } from 'ioredis';
+import { KB_LEXICAL } from './redis-kb-lexical-script.ts';
 import { type Candidate, readRanked, type SessionScope } from './redis-kb-read.ts';
+import { runKbScript } from './redis-kb-scripts.ts';
 import { ownCandidates } from './redis-kb-users.ts';
 
 /** BM25 term-frequency saturation. */
@@ -17,61 +19,71 @@ interface Postings {
   lengths: number[];
 }
 
-const emptyPostings = (): Postings => ({ docs: [], tfs: [], lengths: [] });
-
-/**
- * What one session holds for a query after the first read: its statistics, each term's open
- * block (parsed) and, for terms with sealed blocks, how many entries and blocks they hold.
- */
-interface SessionHeads {
-  keys: readonly string[];
+/** A session's chunk count, total length and each query term's document frequency. */
+interface SessionStats {
   docs: number;
   length: number;
-  open: Map<string, Postings>;
-  sealed: Map<string, { entries: number; blocks: number }>;
+  dfs: number[];
 }
+
+type StatsReply = [docs: string, length: string, dfs: number[]];
+type PickReply = [...StatsReply, picked: number[], postings: string[]];
 
 /**
  * The `depth` best chunks of the sessions for the distinct query `terms` by BM25 (k1 1.2,
  * b 0.75), best first. Statistics (document count, average length, term rarity) are those of
- * the sessions together; at most the 8 rarest query terms are scored. Per session: 2 commands
- * (its statistics; the terms' open posting blocks and directories, which give each term's exact
- * document frequency), a third for the sealed blocks of the scored terms when they have some,
- * then one for the chunks of the top hits. Common terms left out of the scoring are never read
- * beyond their open block.
+ * the sessions together; at most the 8 rarest query terms are scored. One session: one script
+ * (`KB_LEXICAL` in `pick` mode: its statistics, the terms' rarity and the picked terms'
+ * postings), then one `HMGET` for the chunks of the top hits. Several: the statistics of each
+ * (one script each, in parallel), then the postings of the terms picked over all of them, then
+ * the chunks. Scores are computed here, in the same order and arithmetic as ever.
  */
 export async function lexicalHits(
   client: Redis | Cluster,
   scope: readonly SessionScope[],
-  terms: readonly string[],
+  queryTerms: readonly string[],
   depth: number,
 ): Promise<Ranked<ScoredHit>[]> {
-  const sessions = await Promise.all(scope.map(({ keys }) => readHeads(client, keys, terms)));
-  const docs = sessions.reduce((sum, s) => sum + s.docs, 0);
-  if (docs <= 0) return [];
-  const averageLength = Math.max(sessions.reduce((sum, s) => sum + s.length, 0) / docs, 1e-9);
-  // Term weights over the whole searched scope; keep the rarest MAX_QUERY_TERMS.
-  const weighted = terms
-    .map((term) => {
-      const frequency = sessions.reduce(
-        (sum, s) => sum + (s.open.get(term)?.docs.length ?? 0) + (s.sealed.get(term)?.entries ?? 0),
-        0,
-      );
-      return { term, frequency, idf: bm25Idf(docs, frequency) };
-    })
-    .filter((t) => t.frequency > 0)
-    .sort((a, b) => b.idf - a.idf || (a.term < b.term ? -1 : 1))
-    .slice(0, MAX_QUERY_TERMS);
+  // Sorted, so that the script's "equal rarity: earlier argument first" is "smaller term first".
+  const terms = [...queryTerms].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  let stats: SessionStats[];
+  let postings: string[][];
+  let weighted: WeightedTerm[];
+  const only = scope.length === 1 ? scope[0] : undefined;
+  if (only !== undefined) {
+    const reply = (await runKbScript(client, KB_LEXICAL, only.keys, [
+      `pick:${MAX_QUERY_TERMS}`,
+      ...terms,
+    ])) as StatsReply | PickReply;
+    stats = [statsOf(reply)];
+    weighted = weigh(terms, stats);
+    const picked = reply.length === 5 ? reply[3].map((i) => terms[i - 1]) : [];
+    postings = [reply.length === 5 ? reply[4] : []];
+    if (picked.join(' ') !== weighted.map((t) => t.term).join(' ')) {
+      postings = [await readTerms(client, only, weighted)];
+    }
+  } else {
+    stats = await Promise.all(
+      scope.map(async ({ keys }) =>
+        statsOf((await runKbScript(client, KB_LEXICAL, keys, ['df', ...terms])) as StatsReply),
+      ),
+    );
+    weighted = weigh(terms, stats);
+    postings = await Promise.all(scope.map((session) => readTerms(client, session, weighted)));
+  }
   if (weighted.length === 0) return [];
-  const scoredTerms = weighted.map((t) => t.term);
-  const postings = await Promise.all(sessions.map((s) => readPostings(client, s, scoredTerms)));
+  const docs = stats.reduce((sum, s) => sum + s.docs, 0);
+  const averageLength = Math.max(stats.reduce((sum, s) => sum + s.length, 0) / docs, 1e-9);
 
   const scored: Candidate[] = [];
+  const list: Postings = { docs: [], tfs: [], lengths: [] };
   postings.forEach((lists, index) => {
     const scores = new Map<number, number>();
-    for (const { term, idf } of weighted) {
-      const list = lists.get(term);
-      if (list === undefined) continue;
+    weighted.forEach(({ idf }, t) => {
+      list.docs.length = 0;
+      list.tfs.length = 0;
+      list.lengths.length = 0;
+      parseBlock(lists[t], list);
       const { docs: ids, tfs, lengths } = list;
       for (let j = 0; j < ids.length; j++) {
         const tf = tfs[j] as number;
@@ -79,76 +91,44 @@ export async function lexicalHits(
         const doc = ids[j] as number;
         scores.set(doc, (scores.get(doc) ?? 0) + (idf * (K1 + 1) * tf) / (tf + norm));
       }
-    }
+    });
     for (const [doc, score] of scores) scored.push({ session: index, doc: String(doc), score });
   });
   return readRanked(client, scope, await ownCandidates(client, scope, scored), depth);
 }
 
-/**
- * A session's statistics, and each term's open posting block and directory (see `KB_ADD`): one
- * round trip for every term, however long its postings.
- */
-async function readHeads(
-  client: Redis | Cluster,
-  keys: readonly string[],
-  terms: readonly string[],
-): Promise<SessionHeads> {
-  const [stats, heads] = await Promise.all([
-    client.hmget(keys[5] as string, 'docs', 'len'),
-    client.hmget(keys[3] as string, ...terms.flatMap((term) => [term, ` ${term}`])),
-  ]);
-  const open = new Map<string, Postings>();
-  const sealed = new Map<string, { entries: number; blocks: number }>();
-  terms.forEach((term, i) => {
-    const list = emptyPostings();
-    parseBlock(heads[2 * i], list);
-    if (list.docs.length > 0) open.set(term, list);
-    const directory = heads[2 * i + 1];
-    if (typeof directory !== 'string') return;
-    const [entries, ...firsts] = directory.split(' ').filter((n) => n !== '');
-    if (firsts.length > 0) sealed.set(term, { entries: Number(entries), blocks: firsts.length });
-  });
-  return { keys, docs: Number(stats[0] ?? 0), length: Number(stats[1] ?? 0), open, sealed };
+interface WeightedTerm {
+  term: string;
+  idf: number;
 }
 
-/**
- * The whole postings of `terms` in one session: their sealed blocks (one HMGET, none when they
- * have none), oldest first, then the open block read before. Blocks the directory listed then
- * are the ones read: a block sealed by an add in between is the open block already read.
- */
-async function readPostings(
+function statsOf(reply: StatsReply | PickReply): SessionStats {
+  return { docs: Number(reply[0]), length: Number(reply[1]), dfs: reply[2] ?? [] };
+}
+
+/** The terms to score over the sessions together: the rarest `MAX_QUERY_TERMS`, rarest first. */
+function weigh(terms: readonly string[], stats: readonly SessionStats[]): WeightedTerm[] {
+  const docs = stats.reduce((sum, s) => sum + s.docs, 0);
+  if (docs <= 0) return [];
+  return terms
+    .map((term, i) => {
+      const frequency = stats.reduce((sum, s) => sum + Number(s.dfs[i] ?? 0), 0);
+      return { term, frequency, idf: bm25Idf(docs, frequency) };
+    })
+    .filter((t) => t.frequency > 0)
+    .sort((a, b) => b.idf - a.idf || (a.term < b.term ? -1 : 1))
+    .slice(0, MAX_QUERY_TERMS);
+}
+
+/** The whole postings of `weighted`'s terms in one session (`KB_LEXICAL` in `read` mode). */
+async function readTerms(
   client: Redis | Cluster,
-  session: SessionHeads,
-  terms: readonly string[],
-): Promise<Map<string, Postings>> {
-  const fields: string[] = [];
-  const owner: string[] = [];
-  for (const term of terms) {
-    const blocks = session.sealed.get(term)?.blocks ?? 0;
-    for (let k = 1; k <= blocks; k++) {
-      fields.push(`${term} ${k}`);
-      owner.push(term);
-    }
-  }
-  const lists = new Map<string, Postings>(terms.map((term) => [term, emptyPostings()]));
-  if (fields.length > 0) {
-    const blocks = await client.hmget(session.keys[3] as string, ...fields);
-    blocks.forEach((block, j) => {
-      parseBlock(block, lists.get(owner[j] as string) as Postings);
-    });
-  }
-  for (const term of terms) {
-    const open = session.open.get(term);
-    if (open === undefined) continue;
-    const list = lists.get(term) as Postings;
-    for (let j = 0; j < open.docs.length; j++) {
-      list.docs.push(open.docs[j] as number);
-      list.tfs.push(open.tfs[j] as number);
-      list.lengths.push(open.lengths[j] as number);
-    }
-  }
-  return lists;
+  session: SessionScope,
+  weighted: readonly WeightedTerm[],
+): Promise<string[]> {
+  if (weighted.length === 0) return [];
+  const terms = weighted.map((t) => t.term);
+  return (await runKbScript(client, KB_LEXICAL, session.keys, ['read', ...terms])) as string[];
 }
 
 /**

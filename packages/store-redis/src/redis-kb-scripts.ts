@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import type { Cluster, Redis } from 'ioredis';
 import type { LuaScript } from './lua-scripts.ts';
 
-function script(name: string, lua: string): LuaScript {
+/** A knowledge-base script: its Lua source and SHA1 (for EVALSHA). */
+export function kbScript(name: string, lua: string): LuaScript {
   return { name, lua, sha: createHash('sha1').update(lua).digest('hex') };
 }
 
@@ -35,6 +36,14 @@ function script(name: string, lua: string): LuaScript {
  * next add of that term. A search reads the open blocks and directories first, which give every
  * term's exact document frequency, then the sealed blocks of the terms it scores only
  * (`redis-kb-lexical.ts`).
+ *
+ * Document frequencies: field `term #` (no term holds a space, and `#` is no block number) counts
+ * the term's entries, open and sealed, kept by every add and cut, so a search learns each query
+ * term's rarity from one small field instead of reading its open block. They are trusted only
+ * while the stats field `dmark` equals `seq:docs`: a session created by these scripts starts
+ * trusted, and every write that found it trusted marks it again. A write of an earlier version
+ * moves `seq` (add) or `docs` (delete) alone, and a session it wrote before has no mark, so
+ * its searches count the open blocks instead (`KB_LEXICAL`), as before.
  *
  * Users (v2): the stats hash also holds `o:<doc>` -> the user of that chunk (absent for a chunk
  * without one) and `n:<userId>` -> how many chunks of that user the session holds (absent at 0).
@@ -86,9 +95,12 @@ local function cutEntry(field, entry)
   if rest == '' then redis.call('HDEL', KEYS[4], field) else redis.call('HSET', KEYS[4], field, rest) end
   return true
 end
+local function countDown(term)
+  if redis.call('HINCRBY', KEYS[4], term .. ' #', -1) <= 0 then redis.call('HDEL', KEYS[4], term .. ' #') end
+end
 local function removePosting(term, n)
   local entry = ' ' .. n .. ':'
-  if cutEntry(term, entry) then return end
+  if cutEntry(term, entry) then return countDown(term) end
   local dir = redis.call('HGET', KEYS[4], ' ' .. term)
   if not dir then return end
   local doc, k, count, firsts = tonumber(n), 0, nil, {}
@@ -102,6 +114,7 @@ local function removePosting(term, n)
   end
   if k > 0 and cutEntry(term .. ' ' .. k, entry) then
     redis.call('HSET', KEYS[4], ' ' .. term, (count - 1) .. ' ' .. table.concat(firsts, ' '))
+    countDown(term)
   end
 end
 local function addPosting(term, entry)
@@ -117,6 +130,16 @@ local function addPosting(term, entry)
     open = nil
   end
   if open then redis.call('HSET', KEYS[4], term, open .. entry) else redis.call('HSET', KEYS[4], term, entry) end
+  redis.call('HINCRBY', KEYS[4], term .. ' #', 1)
+end
+local function countsTrusted()
+  local v = redis.call('HMGET', KEYS[6], 'seq', 'docs', 'dmark')
+  return (not v[1]) or v[3] == v[1] .. ':' .. (v[2] or '0')
+end
+local function markCounted(trusted)
+  if not trusted then return end
+  local v = redis.call('HMGET', KEYS[6], 'seq', 'docs')
+  if v[1] then redis.call('HSET', KEYS[6], 'dmark', v[1] .. ':' .. (v[2] or '0')) end
 end
 local function removeDoc(n)
   local w = redis.call('HGET', KEYS[3], n)
@@ -165,7 +188,7 @@ end
  * {'index', users...} and writes nothing unless the flag is '1'; otherwise {'ok', those users}.
  * A summary's chunks go into the summary index.
  */
-export const KB_ADD = script(
+export const KB_ADD = kbScript(
   'kbAdd',
   `${PRELUDE}
 local space = ARGV[1]
@@ -182,6 +205,7 @@ for c = 1, count do
 end
 if #fresh > 0 and ARGV[3] ~= '1' then return {'index', unpack(fresh)} end
 local trusted = indexTrusted()
+local counted = countsTrusted()
 if (not bound) and space ~= '' then redis.call('HSET', KEYS[6], 'space', space) end
 local at = 4 + count
 local n
@@ -215,6 +239,7 @@ for c = 1, count do
   redis.call('HINCRBY', KEYS[6], 'len', len)
 end
 if trusted and n then redis.call('HSET', KEYS[6], 'iseq', n) end
+markCounted(counted)
 return {'ok', unpack(fresh)}
 `,
 );
@@ -226,7 +251,7 @@ return {'ok', unpack(fresh)}
  * many. Summary ids alone (a compaction's delete) are looked up in the summary index when it is
  * trusted; otherwise every chunk's metadata is read, and the index rebuilt from it.
  */
-export const KB_DELETE = script(
+export const KB_DELETE = kbScript(
   'kbDelete',
   `${PRELUDE}
 if ARGV[1] == 'all' then
@@ -234,6 +259,7 @@ if ARGV[1] == 'all' then
   for i = 1, #KEYS do redis.call('DEL', KEYS[i]) end
   return n
 end
+local counted = countsTrusted()
 if ARGV[1] == 'user' then
   local v = redis.call('HMGET', KEYS[6], 'n:' .. ARGV[2], 'docs')
   local mine = tonumber(v[1]) or 0
@@ -257,7 +283,7 @@ if ARGV[1] == 'user' then
       removed = removed + 1
     end
   end
-  dropIfEmpty()
+  if not dropIfEmpty() then markCounted(counted) end
   return removed
 end
 local messages, summaries = {}, {}
@@ -284,7 +310,7 @@ if nm == 0 and indexTrusted() then
       end
     end
   end
-  dropIfEmpty()
+  if not dropIfEmpty() then markCounted(counted) end
   return removed
 end
 local all = redis.call('HGETALL', KEYS[5])
@@ -312,6 +338,7 @@ if not dropIfEmpty() then
   redis.call('DEL', KEYS[8])
   for sid, list in pairs(index) do redis.call('HSET', KEYS[8], sid, list) end
   markIndexed()
+  markCounted(counted)
 end
 return #doomed
 `,
