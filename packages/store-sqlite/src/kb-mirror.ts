@@ -164,9 +164,24 @@ function insertChunks(mirror: Mirror, rows: readonly { id: number; chunk: Knowle
   }
 }
 
+/** Rows whose JSON is not a chunk (not written by this package) are left out, as the statistics leave them out. */
 function insertRows(mirror: Mirror, rows: readonly ChunkRow[]): void {
-  insertChunks(
-    mirror,
-    rows.map((row) => ({ id: row.id, chunk: JSON.parse(row.json) as KnowledgeChunk })),
-  );
+  const chunks: { id: number; chunk: KnowledgeChunk }[] = [];
+  for (const row of rows) {
+    const chunk = parseChunkRow(row.json);
+    if (chunk !== undefined) chunks.push({ id: row.id, chunk });
+  }
+  insertChunks(mirror, chunks);
+}
+
+/** A stored row's chunk, or undefined when its JSON is not a chunk (not written by this package). */
+export function parseChunkRow(json: string): KnowledgeChunk | undefined {
+  try {
+    const chunk = JSON.parse(json) as KnowledgeChunk;
+    return typeof chunk?.text === 'string' && typeof chunk.metadata?.sessionId === 'string'
+      ? chunk
+      : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -20,13 +20,14 @@ export interface ChunkRow {
 export interface TermsRow {
   id: number;
   session_id: string;
+  user_id: string | null;
   chunk_id: string;
   created_at: number;
   length: number;
   terms: string;
 }
 
-const TERMS_COLUMNS = 't.id, t.session_id, t.chunk_id, t.created_at, t.length, t.terms';
+const TERMS_COLUMNS = 't.id, t.session_id, t.user_id, t.chunk_id, t.created_at, t.length, t.terms';
 
 /** Every SQL statement the knowledge base runs, prepared once per connection; values are bound. */
 export function prepareKnowledgeStatements(db: Database) {
@@ -85,8 +86,9 @@ export function prepareKnowledgeStatements(db: Database) {
     ),
     // BM25 statistics kept in the file (kb-terms.ts).
     insertTerms: p(
-      `INSERT INTO mem_kb_terms (id, session_id, chunk_id, user_id, created_at, length, terms)
-       VALUES (@id, @sid, @chunkId, @user, @createdAt, @length, @terms)`,
+      `INSERT INTO mem_kb_terms
+         (id, collection, session_id, chunk_id, user_id, created_at, length, terms)
+       VALUES (@id, @collection, @sid, @chunkId, @user, @createdAt, @length, @terms)`,
     ),
     termsOf: p<{ terms: string; length: number }>(
       'SELECT terms, length FROM mem_kb_terms WHERE id = @id',
@@ -126,6 +128,11 @@ export function prepareKnowledgeStatements(db: Database) {
     sessionUserTerms: p<TermsRow>(
       `SELECT ${TERMS_COLUMNS} FROM mem_kb_chunks c JOIN mem_kb_terms t ON t.id = c.id
        WHERE c.collection = @collection AND c.session_id = @sid AND t.user_id = @user`,
+    ),
+    /** Term rows of a collection added after row `@after` (a scope cache catching up). */
+    termsAfter: p<TermsRow>(
+      `SELECT ${TERMS_COLUMNS} FROM mem_kb_terms t
+       WHERE t.id > @after AND +t.collection = @collection ORDER BY t.id`,
     ),
     chunkJson: p<{ json: string }>('SELECT json FROM mem_kb_chunks WHERE id = @id'),
     chunkRowsPage: p<{ id: number; collection: number; json: string }>(

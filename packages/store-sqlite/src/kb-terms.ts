@@ -8,6 +8,8 @@ import {
   type ScoredHit,
   searchableText,
 } from '@mem/core/backend';
+import type { Database } from 'better-sqlite3';
+import { type Scope, scopeRows } from './kb-scope-cache.ts';
 import type { KnowledgeStatements, TermsRow } from './kb-statements.ts';
 
 /*
@@ -63,19 +65,6 @@ export function decodeTerms(encoded: string): string[] {
   return out;
 }
 
-/** The frequency of `needle` (`" term:"`) in an encoding, 0 when the chunk does not hold it. */
-function frequencyIn(encoded: string, needle: string): number {
-  const at = encoded.indexOf(needle);
-  if (at < 0) return 0;
-  let tf = 0;
-  for (let i = at + needle.length; i < encoded.length; i++) {
-    const digit = encoded.charCodeAt(i) - 48;
-    if (digit < 0 || digit > 9) break;
-    tf = tf * 10 + digit;
-  }
-  return tf;
-}
-
 /** Records a chunk row in the statistics (inside the write that inserted it). */
 export function addTerms(
   st: KnowledgeStatements,
@@ -86,6 +75,7 @@ export function addTerms(
 ): void {
   st.insertTerms.run({
     id,
+    collection,
     sid: chunk.metadata.sessionId,
     chunkId: chunk.id,
     user: chunk.metadata.userId ?? null,
@@ -112,14 +102,16 @@ export function removeTerms(st: KnowledgeStatements, collection: number, id: num
 /**
  * The `topK` best chunks of a scope (a session, a user, or a user's chunks in a session) for
  * distinct query `terms`, by BM25 with the whole collection's statistics, best first. Reads the
- * collection's statistics, the document frequency of each query term, the scope's term rows, and
- * the JSON of the hits only. Inside a read transaction.
+ * collection's statistics and the document frequency of each query term from the file, the
+ * scope's term rows from the connection's scope cache (caught up with every commit first, or read
+ * from the file), and the JSON of the hits only. Inside a read transaction.
  */
 export function searchScope(
+  db: Database,
   st: KnowledgeStatements,
   collection: number,
   terms: readonly string[],
-  scope: { sessionId?: string; userId?: string },
+  scope: Scope,
   topK: number,
 ): ScoredHit[] {
   const stats = st.stats.get({ collection });
@@ -136,29 +128,28 @@ export function searchScope(
   }
   const picked = pickTerms(weighted);
   if (picked.length === 0) return [];
-  const needles = picked.map(({ term }) => ` ${term}:`);
-  const { sessionId: sid, userId: user } = scope;
-  const rows: readonly TermsRow[] =
-    sid === undefined
-      ? st.userTerms.all({ collection, user })
-      : user === undefined
-        ? st.sessionTerms.all({ collection, sid })
-        : st.sessionUserTerms.all({ collection, sid, user });
-  const docs: ScopeDocument<TermsRow>[] = rows.map((row) => ({
-    length: row.length,
-    createdAt: row.created_at,
-    id: row.chunk_id,
-    sessionId: row.session_id,
-    ref: row,
-  }));
+  const cached = scopeRows(db, st, collection, scope);
+  const postings = picked.map(({ term }) => cached.postings(term));
+  const candidates = new Set<number>();
+  for (const posting of postings) for (const id of posting.keys()) candidates.add(id);
+  const docs: ScopeDocument<TermsRow>[] = [];
+  for (const id of candidates) {
+    const row = cached.rows.get(id) as TermsRow;
+    docs.push({
+      length: row.length,
+      createdAt: row.created_at,
+      id: row.chunk_id,
+      sessionId: row.session_id,
+      ref: row,
+    });
+  }
   const ranked = rankScope(
     { documents: stats.documents, totalLength: stats.length },
     picked,
     docs,
     (doc, into) => {
-      const encoded = doc.ref.terms;
-      for (let i = 0; i < needles.length; i++) {
-        into[i] = frequencyIn(encoded, needles[i] as string);
+      for (let i = 0; i < postings.length; i++) {
+        into[i] = (postings[i] as Map<number, number>).get(doc.ref.id) ?? 0;
       }
     },
     topK,

@@ -203,6 +203,7 @@ export const MIGRATIONS: readonly string[] = [
   -- id = mem_kb_chunks.id. terms: " term:frequency" per distinct term.
   CREATE TABLE mem_kb_terms (
     id INTEGER PRIMARY KEY,
+    collection INTEGER NOT NULL,
     session_id TEXT NOT NULL,
     chunk_id TEXT NOT NULL,
     user_id TEXT,

@@ -8,16 +8,32 @@ import type {
   KnowledgeDeleteFilter,
   KnowledgeHit,
 } from '@mem/core/backend';
+import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
+import { analyzeChunk } from './kb-terms.ts';
 import { createSqliteKnowledgeBase } from './sqlite-knowledge-base.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'mem-sqlite-ranking-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const COLLECTION = 'ranking';
-// Few words, so that chunks share terms and scores tie; "the" and "of" are stopwords.
-const WORDS = ['invoice', 'refund', 'porto', 'train', 'deploy', 'rollback', 'ramen', 'the', 'of'];
+// Few words, so that chunks share terms and scores tie; "the" and "of" are stopwords. More than
+// the 8 query terms a search scores, so which ones are picked is compared too.
+const WORDS = [
+  'invoice',
+  'refund',
+  'porto',
+  'train',
+  'deploy',
+  'rollback',
+  'ramen',
+  'locker',
+  'friday',
+  'berlin',
+  'the',
+  'of',
+];
 const words = (max: number) =>
   fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: max }).map((w) => w.join(' '));
 const session = fc.constantFrom('s1', 's2');
@@ -68,7 +84,7 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   },
 );
 const query = fc.record({
-  text: words(6),
+  text: words(14),
   topK: fc.integer({ min: 1, max: 8 }),
   sessionId: fc.option(session, { nil: undefined }),
   userId: fc.option(user, { nil: undefined }),
@@ -81,6 +97,46 @@ const view = (hits: KnowledgeHit[]) =>
   });
 
 let run = 0;
+
+/**
+ * The BM25 statistics the file keeps for the namespace's collection equal those computed again
+ * from its chunk rows.
+ */
+function expectStatisticsOf(path: string, namespace: string): void {
+  const raw = new Database(path, { readonly: true });
+  try {
+    const collection = raw
+      .prepare('SELECT id FROM mem_kb_collections WHERE namespace = ? AND collection_id = ?')
+      .pluck()
+      .get(namespace, COLLECTION) as number | undefined;
+    if (collection === undefined) return;
+    const chunks = raw
+      .prepare('SELECT id, json FROM mem_kb_chunks WHERE collection = ?')
+      .all(collection) as { id: number; json: string }[];
+    let length = 0;
+    const df = new Map<string, number>();
+    for (const row of chunks) {
+      const analyzed = analyzeChunk(JSON.parse(row.json) as KnowledgeChunk);
+      length += analyzed.length;
+      for (const term of analyzed.distinct) df.set(term, (df.get(term) ?? 0) + 1);
+    }
+    const stats = raw
+      .prepare('SELECT documents, length FROM mem_kb_stats WHERE collection = ?')
+      .get(collection) ?? { documents: 0, length: 0 };
+    expect(stats).toEqual({ documents: chunks.length, length });
+    const stored = raw
+      .prepare('SELECT term, documents FROM mem_kb_df WHERE collection = ? ORDER BY term')
+      .all(collection) as { term: string; documents: number }[];
+    expect(new Map(stored.map((r) => [r.term, r.documents]))).toEqual(df);
+    const terms = raw
+      .prepare('SELECT count(*) FROM mem_kb_terms WHERE collection = ?')
+      .pluck()
+      .get(collection);
+    expect(terms).toBe(chunks.length);
+  } finally {
+    raw.close();
+  }
+}
 
 describe('lexical rankings (and counts) equal the in-memory knowledge base', () => {
   it('for random corpora of several users, writes by this and another connection, and queries by session and user', async () => {
@@ -121,6 +177,7 @@ describe('lexical rankings (and counts) equal the in-memory knowledge base', () 
                 );
               }
             }
+            expectStatisticsOf(path, namespace);
           } finally {
             await Promise.all([reader.close(), writer.close(), memory.close()]);
           }

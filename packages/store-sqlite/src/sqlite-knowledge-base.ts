@@ -10,7 +10,6 @@ import {
   type KnowledgeBase,
   type KnowledgeChunk,
   type KnowledgeDeleteFilter,
-  type KnowledgeHit,
   keepsSimilarity,
   keyByChunk,
   newerFirst,
@@ -26,7 +25,13 @@ import {
 import type { Database } from 'better-sqlite3';
 import { connect } from './connection.ts';
 import { MAX_QUERY_TERMS } from './fts-query.ts';
-import { applyOwnWrite, currentMirror, existingMirror, type OwnWrite } from './kb-mirror.ts';
+import {
+  applyOwnWrite,
+  currentMirror,
+  existingMirror,
+  type OwnWrite,
+  parseChunkRow,
+} from './kb-mirror.ts';
 import { pruneRemovedLog, removeChunkRow } from './kb-remove.ts';
 import { type KnowledgeStatements, prepareKnowledgeStatements } from './kb-statements.ts';
 import { addTerms, analyzeChunk, searchScope } from './kb-terms.ts';
@@ -128,7 +133,7 @@ export function createSqliteKnowledgeBase(options: SqliteKnowledgeBaseOptions): 
     if (terms.length === 0) return [];
     if (scope.sessionId !== undefined || scope.userId !== undefined) {
       // A scoped search reads its scope's rows and the collection's statistics from the file.
-      return searchScope(st, collection, terms, scope, topK);
+      return searchScope(db, st, collection, terms, scope, topK);
     }
     const { index } = currentMirror(db, st, collection);
     return copies(index.search(terms, topK));
@@ -275,8 +280,11 @@ export function createSqliteKnowledgeBase(options: SqliteKnowledgeBaseOptions): 
               sid === undefined
                 ? st.userChunks.all({ collection, user })
                 : st.sessionChunks.all({ collection, sid });
+            // A row this package did not write goes with its whole session or user.
+            const whole = parsed.messageIds === undefined && parsed.summaryIds === undefined;
             for (const row of rows) {
-              if (matches(JSON.parse(row.json) as KnowledgeChunk)) {
+              const chunk = parseChunkRow(row.json);
+              if (chunk === undefined ? whole : matches(chunk)) {
                 removeChunkRow(st, collection, row.id, vec, write);
               }
             }
