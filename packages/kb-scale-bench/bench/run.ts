@@ -41,11 +41,18 @@ if (sizes.some((s) => !Number.isInteger(s) || s < 200)) {
   throw new Error('--sizes: integers of at least 200 (one chunk per session), comma-separated');
 }
 
-function commit(): string {
+/** The commit measured, and whether the measured packages differ from it in the work tree. */
+function commit(): { commit: string; dirty: boolean | 'unknown' } {
+  const git = (...args: string[]) =>
+    execFileSync('git', args, { encoding: 'utf8', stdio: 'pipe' }).trim();
   try {
-    return execFileSync('git', ['rev-parse', 'HEAD'], { encoding: 'utf8', stdio: 'pipe' }).trim();
+    const packages = ['core', 'store-sqlite', 'store-redis'].map((p) => `../${p}/src`);
+    return {
+      commit: git('rev-parse', 'HEAD'),
+      dirty: git('status', '--porcelain', '--', ...packages) !== '',
+    };
   } catch {
-    return process.env.KB_SCALE_COMMIT ?? 'unknown';
+    return { commit: process.env.KB_SCALE_COMMIT ?? 'unknown', dirty: 'unknown' };
   }
 }
 
@@ -111,7 +118,7 @@ try {
       bench: '@mem/kb-scale-bench',
       node: process.version,
       quick,
-      commit: commit(),
+      ...commit(),
       loadavg: loadavg().map((l) => Math.round(l * 100) / 100),
       settings: { freshRuns, queries, rounds, sessions: 200, users: 20, topK: 10 },
       sizes: results.map(resultJson),
