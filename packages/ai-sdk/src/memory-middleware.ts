@@ -3,7 +3,8 @@ import { lockedStream } from './locked-stream.ts';
 import { checkOptions, type MemoryMiddlewareOptions } from './memory-middleware-options.ts';
 import type { CallOptionsLike, MemoryMiddleware, UsageLike } from './middleware-types.ts';
 import { modelIdOf, modelOption } from './model-id.ts';
-import { fromPrompt, fromResponse, toPrompt } from './prompt-messages.ts';
+import { promptHistory } from './prompt-history.ts';
+import { fromResponse, toPrompt } from './prompt-messages.ts';
 import { acquireSessionLock, type SessionLease } from './session-lock.ts';
 import { storePrompt, withoutIdentity } from './store-prompt.ts';
 import { usageOption } from './usage.ts';
@@ -81,15 +82,11 @@ export function memoryMiddleware(options: MemoryMiddlewareOptions): MemoryMiddle
 
     async transformParams({ params, model: wrapped }) {
       const model = modelIdOf(wrapped);
-      const prompt = fromPrompt(promptOf(params) as CallOptionsLike['prompt']);
+      const prompt = promptHistory(promptOf(params) as CallOptionsLike['prompt']);
       const session = await sessionOf(params);
       const lease = await acquireSessionLock(engine, session.id, signalOf(params));
       try {
-        await storePrompt(
-          session,
-          prompt.filter((m) => m.role !== 'system'),
-          changedHistory,
-        );
+        await storePrompt(session, prompt, changedHistory);
         const context = await session.context(modelOption(model));
         const system = params.prompt.filter((m) => m.role === 'system');
         const next = { ...params, prompt: [...system, ...toPrompt(context.messages)] };

@@ -35,6 +35,8 @@ function sample(data: string): string {
  * tool-call arguments are compared as JSON values, not as text.
  */
 export function fingerprint(m: Message): string {
+  const text = m.toolCalls?.length || m.toolCallId !== undefined ? undefined : textOnly(m.content);
+  if (text !== undefined && m.isError !== true) return textFingerprint(m.role, text);
   return JSON.stringify([
     m.role,
     messageText(m),
@@ -43,4 +45,23 @@ export function fingerprint(m: Message): string {
     m.toolCallId ?? null,
     m.isError === true,
   ]);
+}
+
+/** The text of content with no part but text (joined as `messageText` joins it), else undefined. */
+function textOnly(content: Message['content']): string | undefined {
+  if (typeof content === 'string') return content;
+  let out = '';
+  for (const part of content) {
+    if (part.type !== 'text') return undefined;
+    out = out.length === 0 ? part.text : `${out}\n${part.text}`;
+  }
+  return out;
+}
+
+/**
+ * `fingerprint` of a message of text only (no other part, no tool call, no tool result), built
+ * without the array: what a long re-sent history is compared by, message by message.
+ */
+export function textFingerprint(role: string, text: string): string {
+  return `[${JSON.stringify(role)},${JSON.stringify(text)},[],[],null,false]`;
 }

@@ -2,6 +2,7 @@ import { isSummaryMessage, type MemorySession, type Message, type StoredMessage 
 import { alignHistory, type HistoryAlignment, MIN_EVIDENCE } from './history-alignment.ts';
 import { changedHistoryRefused, concurrentWrite, interleavedStep } from './history-errors.ts';
 import { fingerprint } from './message-fingerprint.ts';
+import { historyOfMessages, type PromptHistory } from './prompt-history.ts';
 
 /** What a prompt that changes stored messages does: replace them, or fail the call. */
 export type ChangedHistory = 'replace' | 'error';
@@ -47,8 +48,8 @@ interface Plan {
   stored: StoredMessage[];
 }
 
-function plan(prompt: readonly Message[], stored: StoredMessage[], whole: boolean): Plan {
-  const alignment = alignHistory(prompt.map(fingerprint), stored.map(fingerprint), { whole });
+function plan(prompt: readonly string[], stored: StoredMessage[], whole: boolean): Plan {
+  const alignment = alignHistory(prompt, stored.map(fingerprint), { whole });
   return { alignment, stored };
 }
 
@@ -56,16 +57,30 @@ function plan(prompt: readonly Message[], stored: StoredMessage[], whole: boolea
  * Lines the prompt up with the newest stored messages; when nothing lines up there and a summary
  * has replaced older turns, with the original messages the summaries replaced (a step or a caller
  * may re-send turns a compaction has just summarized). Reading the archive is left to that case.
+ *
+ * A re-sent history (rule a) lines up with at most as many stored messages as the prompt holds:
+ * those are read first, and the longer tail (rules b and c) only when they do not line up so.
+ * Rule a's answer is the same on both tails (it compares the prompt with the newest stored
+ * messages only), so a chat app that re-sends its history reads its length, not twice it.
  */
-async function planFor(session: MemorySession, prompt: readonly Message[]): Promise<Plan> {
-  const tail = await activeTail(session, tailSize(prompt.length));
-  const first = plan(prompt, tail.messages, tail.whole && !tail.summarized);
+async function planFor(session: MemorySession, prompt: PromptHistory): Promise<Plan> {
+  const h = prompt.fingerprints;
+  const size = tailSize(prompt.length);
+  let tail = await activeTail(session, prompt.length);
+  let first = plan(h, tail.messages, tail.whole && !tail.summarized);
+  // A read that reached the start holds everything the longer one would.
+  if (first.alignment.rule !== 'resent' && size > prompt.length && !tail.whole) {
+    tail = await activeTail(session, size);
+    first = plan(h, tail.messages, tail.whole && !tail.summarized);
+  }
   if (first.alignment.rule !== 'new' || prompt.length < MIN_EVIDENCE) return first;
   const summarized = tail.whole ? tail.summarized : (await session.summaries()).length > 0;
   if (!summarized) return first;
-  const again = plan(prompt, outsideSystem(await session.history()), true);
+  const again = plan(h, outsideSystem(await session.history()), true);
   return again.alignment.rule === 'new' ? first : again;
 }
+
+const isHistory = (m: readonly Message[] | PromptHistory): m is PromptHistory => !Array.isArray(m);
 
 /** A tool result is stored right after the assistant message that called it (or its siblings). */
 function continuesCall(previous: Message | undefined, next: Message): boolean {
@@ -105,12 +120,13 @@ async function popChangedTail(session: MemorySession, expected: StoredMessage[])
  */
 export async function storePrompt(
   session: MemorySession,
-  prompt: readonly Message[],
+  messages: readonly Message[] | PromptHistory,
   changedHistory: ChangedHistory,
 ): Promise<void> {
+  const prompt = isHistory(messages) ? messages : historyOfMessages(messages);
   if (prompt.length === 0) return;
   const { alignment, stored } = await planFor(session, prompt);
-  const fresh = prompt.slice(alignment.keep);
+  const fresh = prompt.from(alignment.keep);
   if (alignment.rule === 'changed') {
     const removed = stored.slice(alignment.replaceFrom);
     if (fresh[0]?.role === 'tool') throw interleavedStep(session.id);

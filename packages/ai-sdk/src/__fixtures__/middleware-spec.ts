@@ -313,6 +313,53 @@ export function describeMemoryMiddleware(name: string, sdk: SdkUnderTest): void 
       ]);
     });
 
+    it('reads only as many stored messages as a re-sent history holds, and stores only its new question', async () => {
+      const reads: Array<object | undefined> = [];
+      const inner = createInMemoryStore();
+      const store = new Proxy(inner, {
+        get(target, key, receiver) {
+          if (key !== 'read') return Reflect.get(target, key, receiver);
+          return (id: string, options?: object) => {
+            reads.push(options);
+            return target.read(id, options);
+          };
+        },
+      });
+      const profile = {
+        short_term_memory_strategy: [{ memory_strategy_id: 'max_tokens', memory_max_tokens: 500 }],
+      };
+      const engine = createMemoryEngine({ store, profile });
+      // The app's own copy of the conversation: the newest 100 of 400 stored turns.
+      const turns = Array.from({ length: 400 }, (_, i) => [
+        { role: 'user' as const, content: `question ${i}` },
+        { role: 'assistant' as const, content: `answer ${i}` },
+      ]).flat();
+      await engine.session('chat-1').append(turns);
+      const model = new sdk.MockLanguageModel({ doGenerate: replies('Noted.') });
+      const history = turns.slice(-200);
+
+      reads.length = 0;
+      await sdk.generateText({
+        model: wrap(engine, model),
+        messages: [...history, { role: 'user', content: 'One more question.' }],
+      });
+
+      expect(reads.length).toBeGreaterThan(0);
+      for (const options of reads) {
+        const { afterSeq, limit } = (options ?? {}) as { afterSeq?: number; limit?: number };
+        // A catch-up read, or a tail read no longer than the prompt (201 messages).
+        expect(afterSeq !== undefined || (limit !== undefined && limit <= 201)).toBe(true);
+      }
+      const newest = await engine.session('chat-1').messages({ last: 4 });
+      expect(newest.map(line)).toEqual([
+        'user: question 399',
+        'assistant: answer 399',
+        'user: One more question.',
+        'assistant: Noted.',
+      ]);
+      expect(await engine.session('chat-1').messages()).toHaveLength(802);
+    });
+
     it('stores a user file once and sends its bytes back in later calls', async () => {
       const { engine, session } = setup();
       const model = new sdk.MockLanguageModel({ doGenerate: replies('A red pixel.', 'Yes.') });
