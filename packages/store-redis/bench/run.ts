@@ -12,6 +12,7 @@ import {
 import { createRedisStore } from '../src/index.ts';
 import { benchServerTime, reportServerTime } from './append-server-time.ts';
 import { runKbDelete } from './kb-delete.ts';
+import { runKbLimits } from './kb-limits.ts';
 import { runRecallContext } from './recall-context.ts';
 
 /**
@@ -33,9 +34,11 @@ import { runRecallContext } from './recall-context.ts';
  *     server time and AOF bytes, the scripts before the summary index and posting blocks beside
  *     the current ones, at 1k and 10k chunks in the session; and a search (kb-delete.ts);
  * (f) `context()` with retrieval on a 10k-interaction conversation, the in-memory knowledge base
- *     and the Redis one side by side (recall-context.ts).
- * `--quick` shrinks the sizes; `--only=server-time`, `--only=kb-delete` or
- * `--only=recall-context` runs (d), (e) or (f) alone.
+ *     and the Redis one side by side (recall-context.ts);
+ * (g) per-scope limits of the Redis knowledge base: search latency of one session at growing
+ *     sizes, lexical and semantic at 256 and 1,536 dimensions (kb-limits.ts).
+ * `--quick` shrinks the sizes; `--only=server-time`, `--only=kb-delete`,
+ * `--only=recall-context` or `--only=kb-limits` runs (d), (e), (f) or (g) alone.
  */
 const run = startBench('@mem/store-redis');
 
@@ -170,6 +173,7 @@ try {
   }
   if (only === undefined || only === 'kb-delete') await runKbDelete(run, url);
   if (only === undefined || only === 'recall-context') await runRecallContext(run, url);
+  if (only === undefined || only === 'kb-limits') await runKbLimits(run, url);
   console.log(JSON.stringify(run.out));
 } finally {
   if (redis !== undefined) await killRedis(redis);

@@ -8,12 +8,13 @@ import { kbScript } from './redis-kb-scripts.ts';
  *
  * ARGV[1] is the mode, then the distinct query terms (the client sorts them, so "equal rarity:
  * the smaller term first" is "the earlier argument first"):
- * - `pick:<max>`: returns `{docs, len, dfs, picked, postings}`: the session's chunk count and
- *   total length, each term's document frequency (0 when absent), the argument positions
+ * - `pick:<max>`: returns `{docs, len, dfs, epoch, picked, postings}`: the session's chunk count
+ *   and total length, each term's document frequency (0 when absent), the session's incarnation
+ *   (`epoch`, '' when it has none: see `redis-kb-chunk-cache.ts`), the argument positions
  *   (1-based) of the `max` rarest terms that occur (document frequency ascending, then
  *   position), and each picked term's whole postings (sealed blocks oldest first, then the open
  *   block, `" doc:tf:length ..."`).
- * - `df`: `{docs, len, dfs}` only (a search of several sessions sums them first).
+ * - `df`: `{docs, len, dfs, epoch}` only (a search of several sessions sums them first).
  * - `read`: `{postings}` of every term given (the terms a search of several sessions picked).
  *
  * Document frequencies come from the `term #` counters when the session's `dmark` says they are
@@ -68,10 +69,10 @@ if mode == 'read' then
   for i = 1, n do terms[i] = ARGV[1 + i] end
   return postingsOf(terms)
 end
-local st = redis.call('HMGET', KEYS[6], 'docs', 'len', 'seq', 'dmark')
-local docs, len = st[1] or '0', st[2] or '0'
+local st = redis.call('HMGET', KEYS[6], 'docs', 'len', 'seq', 'dmark', 'epoch')
+local docs, len, epoch = st[1] or '0', st[2] or '0', st[5] or ''
 local dfs = {}
-if n == 0 then return {docs, len, dfs} end
+if n == 0 then return {docs, len, dfs, epoch} end
 if st[3] and st[4] == st[3] .. ':' .. docs then
   local f = {}
   for i = 1, n do f[i] = ARGV[1 + i] .. ' #' end
@@ -89,7 +90,7 @@ else
     dfs[i] = count
   end
 end
-if mode == 'df' then return {docs, len, dfs} end
+if mode == 'df' then return {docs, len, dfs, epoch} end
 local max = tonumber(string.match(mode, '^pick:(%d+)$'))
 local order = {}
 for i = 1, n do
@@ -104,6 +105,6 @@ for i = 1, math.min(max, #order) do
   picked[i] = order[i]
   terms[i] = ARGV[1 + order[i]]
 end
-return {docs, len, dfs, picked, postingsOf(terms)}
+return {docs, len, dfs, epoch, picked, postingsOf(terms)}
 `,
 );

@@ -1,5 +1,6 @@
-import type { Ranked, ScoredHit } from '@mem/core/backend';
+import { kthScore, type Ranked, type ScoredHit } from '@mem/core/backend';
 import type { Cluster, Redis } from 'ioredis';
+import type { ChunkCache } from './redis-kb-chunk-cache.ts';
 import { KB_LEXICAL } from './redis-kb-lexical-script.ts';
 import { type Candidate, readRanked, type SessionScope } from './redis-kb-read.ts';
 import { runKbScript } from './redis-kb-scripts.ts';
@@ -12,21 +13,15 @@ const B = 0.75;
 /** Most query terms a search scores: the rarest ones (like the in-memory knowledge base). */
 const MAX_QUERY_TERMS = 8;
 
-/** Postings of one term, as parallel arrays: doc number, term frequency, doc length. */
-interface Postings {
-  docs: number[];
-  tfs: number[];
-  lengths: number[];
-}
-
 /** A session's chunk count, total length and each query term's document frequency. */
 interface SessionStats {
   docs: number;
   length: number;
   dfs: number[];
+  epoch: string;
 }
 
-type StatsReply = [docs: string, length: string, dfs: number[]];
+type StatsReply = [docs: string, length: string, dfs: number[], epoch: string];
 type PickReply = [...StatsReply, picked: number[], postings: string[]];
 
 /**
@@ -43,6 +38,7 @@ export async function lexicalHits(
   scope: readonly SessionScope[],
   queryTerms: readonly string[],
   depth: number,
+  cache?: ChunkCache,
 ): Promise<Ranked<ScoredHit>[]> {
   // Sorted, so that the script's "equal rarity: earlier argument first" is "smaller term first".
   const terms = [...queryTerms].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
@@ -57,8 +53,8 @@ export async function lexicalHits(
     ])) as StatsReply | PickReply;
     stats = [statsOf(reply)];
     weighted = weigh(terms, stats);
-    const picked = reply.length === 5 ? reply[3].map((i) => terms[i - 1]) : [];
-    postings = [reply.length === 5 ? reply[4] : []];
+    const picked = reply.length === 6 ? reply[4].map((i) => terms[i - 1]) : [];
+    postings = [reply.length === 6 ? reply[5] : []];
     if (picked.join(' ') !== weighted.map((t) => t.term).join(' ')) {
       postings = [await readTerms(client, only, weighted)];
     }
@@ -75,26 +71,36 @@ export async function lexicalHits(
   const docs = stats.reduce((sum, s) => sum + s.docs, 0);
   const averageLength = Math.max(stats.reduce((sum, s) => sum + s.length, 0) / docs, 1e-9);
 
-  const scored: Candidate[] = [];
-  const list: Postings = { docs: [], tfs: [], lengths: [] };
-  postings.forEach((lists, index) => {
-    const scores = new Map<number, number>();
+  // Per session, each doc's score summed in `weighted` order, as `(sum ?? 0) + part` always was.
+  const board = new Board();
+  const norms = new Map<number, number>();
+  const scores: number[] = [];
+  const sessionOf: number[] = [];
+  const docOf: number[] = [];
+  postings.forEach((lists, session) => {
     weighted.forEach(({ idf }, t) => {
-      list.docs.length = 0;
-      list.tfs.length = 0;
-      list.lengths.length = 0;
-      parseBlock(lists[t], list);
-      const { docs: ids, tfs, lengths } = list;
-      for (let j = 0; j < ids.length; j++) {
-        const tf = tfs[j] as number;
-        const norm = K1 * (1 - B + (B * (lengths[j] as number)) / averageLength);
-        const doc = ids[j] as number;
-        scores.set(doc, (scores.get(doc) ?? 0) + (idf * (K1 + 1) * tf) / (tf + norm));
-      }
+      scoreTerm(lists[t], idf, averageLength, norms, board);
     });
-    for (const [doc, score] of scores) scored.push({ session: index, doc: String(doc), score });
+    board.drain((doc, score) => {
+      scores.push(score);
+      sessionOf.push(session);
+      docOf.push(doc);
+    });
   });
-  return readRanked(client, scope, await ownCandidates(client, scope, scored), depth);
+  // Only candidates that can make the cut become objects (unless owners are still to filter).
+  let cut = Number.NEGATIVE_INFINITY;
+  if (scores.length > depth && depth > 0 && !scope.some((s) => s.owner?.mixed)) {
+    const all = Float64Array.from(scores);
+    cut = kthScore(all, Int32Array.from(all.keys()), all.length, depth);
+  }
+  const scored: Candidate[] = [];
+  scores.forEach((score, i) => {
+    if (score >= cut) {
+      scored.push({ session: sessionOf[i] as number, doc: String(docOf[i]), score });
+    }
+  });
+  const read = scope.map((session, i) => ({ ...session, epoch: stats[i]?.epoch ?? '' }));
+  return readRanked(client, read, await ownCandidates(client, read, scored), depth, cache);
 }
 
 interface WeightedTerm {
@@ -103,7 +109,12 @@ interface WeightedTerm {
 }
 
 function statsOf(reply: StatsReply | PickReply): SessionStats {
-  return { docs: Number(reply[0]), length: Number(reply[1]), dfs: reply[2] ?? [] };
+  return {
+    docs: Number(reply[0]),
+    length: Number(reply[1]),
+    dfs: reply[2] ?? [],
+    epoch: reply[3] ?? '',
+  };
 }
 
 /** The terms to score over the sessions together: the rarest `MAX_QUERY_TERMS`, rarest first. */
@@ -131,21 +142,64 @@ async function readTerms(
   return (await runKbScript(client, KB_LEXICAL, session.keys, ['read', ...terms])) as string[];
 }
 
+/** Scores by doc number: the first part of a doc is its score, later ones are added to it. */
+class Board {
+  #scores = new Float64Array(1024);
+  #seen = new Uint8Array(1024);
+  #touched: number[] = [];
+
+  add(doc: number, part: number): void {
+    if (doc >= this.#scores.length) this.#grow(doc + 1);
+    if (this.#seen[doc] === 1) {
+      this.#scores[doc] = (this.#scores[doc] as number) + part;
+    } else {
+      this.#seen[doc] = 1;
+      this.#scores[doc] = part;
+      this.#touched.push(doc);
+    }
+  }
+
+  /** Every scored doc in the order it was first scored, then a clean board. */
+  drain(each: (doc: number, score: number) => void): void {
+    for (const doc of this.#touched) {
+      each(doc, this.#scores[doc] as number);
+      this.#seen[doc] = 0;
+    }
+    this.#touched = [];
+  }
+
+  #grow(least: number): void {
+    const size = Math.max(least, this.#scores.length * 2);
+    const scores = new Float64Array(size);
+    scores.set(this.#scores);
+    this.#scores = scores;
+    const seen = new Uint8Array(size);
+    seen.set(this.#seen);
+    this.#seen = seen;
+  }
+}
+
 /**
- * Appends the entries of a block (`" doc:tf:length ..."`, or null when absent) to `into`: one
- * pass over the characters, no substrings.
+ * Adds each whole entry of a term's `postings` (`" doc:tf:length ..."`, or absent) to `board`:
+ * one pass over the characters, no substrings. `norms` keeps each length's norm.
  */
-function parseBlock(block: string | null | undefined, into: Postings): void {
-  if (typeof block !== 'string') return;
-  const { docs, tfs, lengths } = into;
+function scoreTerm(
+  postings: string | null | undefined,
+  idf: number,
+  averageLength: number,
+  norms: Map<number, number>,
+  board: Board,
+): void {
+  if (typeof postings !== 'string') return;
+  const weight = idf * (K1 + 1);
   // An entry is kept only when it is whole: doc, ':', tf, ':', length.
   let field = 0;
   let doc = 0;
   let tf = 0;
   let value = 0;
   let digits = false;
-  for (let i = 0; i <= block.length; i++) {
-    const c = i < block.length ? block.charCodeAt(i) : 32;
+  for (let i = 0; i <= postings.length; i++) {
+    const c = i < postings.length ? postings.charCodeAt(i) : 32;
     if (c >= 48 && c <= 57) {
       value = value * 10 + (c - 48);
       digits = true;
@@ -157,9 +211,13 @@ function parseBlock(block: string | null | undefined, into: Postings): void {
       digits = false;
     } else if (c === 32) {
       if (digits && field === 2) {
-        docs.push(doc);
-        tfs.push(tf);
-        lengths.push(value);
+        let norm = norms.get(value);
+        if (norm === undefined) {
+          norm = K1 * (1 - B + (B * value) / averageLength);
+          norms.set(value, norm);
+        }
+        // (idf * (K1 + 1) * tf) / (tf + norm), evaluated in the same order as ever.
+        board.add(doc, (weight * tf) / (tf + norm));
       }
       field = 0;
       value = 0;

@@ -186,7 +186,9 @@ end
  * batch has none) refuses the whole batch with an error reply `MEMSPACE <space>`, before writing
  * anything. A batch that brings the first chunk of a user to the session returns
  * {'index', users...} and writes nothing unless the flag is '1'; otherwise {'ok', those users}.
- * A summary's chunks go into the summary index.
+ * A summary's chunks go into the summary index. An optional last argument, after the chunks,
+ * names the session's incarnation: kept as `epoch` in the stats hash when it has none (see
+ * `redis-kb-chunk-cache.ts`).
  */
 export const KB_ADD = kbScript(
   'kbAdd',
@@ -240,6 +242,7 @@ for c = 1, count do
 end
 if trusted and n then redis.call('HSET', KEYS[6], 'iseq', n) end
 markCounted(counted)
+if ARGV[at] and ARGV[at] ~= '' then redis.call('HSETNX', KEYS[6], 'epoch', ARGV[at]) end
 return {'ok', unpack(fresh)}
 `,
 );

@@ -18,13 +18,21 @@ export type RedisKnowledgeBaseOptions = RedisConnection &
     namespace?: string;
     /** A command with no reply within this many ms fails. Default 5,000. */
     commandTimeoutMs?: number;
+    /**
+     * Chunks read by searches are kept in this client, up to about this many bytes of their
+     * JSON, so a later search reads only hits it has not read before. Default 8,000,000; 0 keeps
+     * none.
+     */
+    chunkCacheBytes?: number;
   };
 
 export type CheckedRedisKnowledgeBaseOptions = Pick<
   CheckedRedisStoreOptions,
   'prefix' | 'namespace' | 'commandTimeoutMs'
 > &
-  CheckedRetrievalOptions;
+  CheckedRetrievalOptions & { chunkCacheBytes: number };
+
+const DEFAULT_CHUNK_CACHE_BYTES = 8_000_000;
 
 const SOURCE = 'createRedisKnowledgeBase options';
 
@@ -41,9 +49,16 @@ export function checkRedisKnowledgeBaseOptions(
     issues.push(...error.issues);
   }
   const retrieval = checkRetrievalOptions(options, issues);
+  const { chunkCacheBytes = DEFAULT_CHUNK_CACHE_BYTES } = options;
+  if (!Number.isSafeInteger(chunkCacheBytes) || chunkCacheBytes < 0) {
+    issues.push({
+      path: 'chunkCacheBytes',
+      message: 'must be a whole number of bytes, 0 or more (0 keeps no chunk in the client)',
+    });
+  }
   if (issues.length > 0 || store === undefined) {
     throw new MemConfigError(issues, { source: SOURCE });
   }
   const { prefix, namespace, commandTimeoutMs } = store;
-  return { prefix, namespace, commandTimeoutMs, ...retrieval };
+  return { prefix, namespace, commandTimeoutMs, chunkCacheBytes, ...retrieval };
 }

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { MemStoreError } from '@mem/core';
 import {
   analyzeText,
@@ -24,6 +25,7 @@ import {
 import type { Cluster, Redis } from 'ioredis';
 import { openConnection, storeError } from './redis-connection.ts';
 import { addArguments } from './redis-kb-add-arguments.ts';
+import { ChunkCache } from './redis-kb-chunk-cache.ts';
 import { lexicalHits } from './redis-kb-lexical.ts';
 import type { SessionScope } from './redis-kb-read.ts';
 import { KB_ADD, KB_DELETE, runKbScript } from './redis-kb-scripts.ts';
@@ -103,6 +105,7 @@ export function kbKeys(
 export function createRedisKnowledgeBase(options: RedisKnowledgeBaseOptions): KnowledgeBase {
   const checked = checkRedisKnowledgeBaseOptions(options);
   const { prefix, namespace, embedder, retrieval, rrfK, minSimilarity } = checked;
+  const cache = checked.chunkCacheBytes > 0 ? new ChunkCache(checked.chunkCacheBytes) : undefined;
   const handle = openConnection(options, checked.commandTimeoutMs);
   const client: Redis | Cluster = handle.client;
   const space = spaceKey(prefix, namespace);
@@ -216,6 +219,7 @@ export function createRedisKnowledgeBase(options: RedisKnowledgeBaseOptions): Kn
       });
       for (const [sessionId, { users, args }] of bySession) {
         const keys = keysOf(collectionId, sessionId);
+        const epoch = randomBytes(12).toString('base64url');
         const run = (indexed: boolean) =>
           runKbScript(client, KB_ADD, keys, [
             embedded.space,
@@ -223,6 +227,7 @@ export function createRedisKnowledgeBase(options: RedisKnowledgeBaseOptions): Kn
             indexed ? '1' : '0',
             ...users,
             ...args,
+            epoch,
           ]) as Promise<string[]>;
         try {
           let [status, ...fresh] = await run(false);
@@ -255,7 +260,9 @@ export function createRedisKnowledgeBase(options: RedisKnowledgeBaseOptions): Kn
         const scope = await scopeOf(collectionId, sessionId, userId);
         if (scope.length === 0) return [];
         if (embedder === undefined || retrieval === 'lexical') {
-          return rankHits((await lexicalHits(client, scope, terms, topK)).map((h) => h.item));
+          return rankHits(
+            (await lexicalHits(client, scope, terms, topK, cache)).map((h) => h.item),
+          );
         }
         const bound = await client.get(space);
         assertSameSpace(bound, embedder, namespace);
@@ -269,7 +276,12 @@ export function createRedisKnowledgeBase(options: RedisKnowledgeBaseOptions): Kn
           }
         }
         if (retrieval === 'semantic') return rankHits(semantic.slice(0, topK).map((h) => h.item));
-        return fuseHits(await lexicalHits(client, scope, terms, depth), semantic, rrfK, topK);
+        return fuseHits(
+          await lexicalHits(client, scope, terms, depth, cache),
+          semantic,
+          rrfK,
+          topK,
+        );
       },
     ),
 
