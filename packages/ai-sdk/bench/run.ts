@@ -105,16 +105,24 @@ async function measure(kind: 'memory' | 'sqlite', size: number, shape: Shape) {
   if (baseline !== undefined) await prefill(engine.session('before'), size);
   let turn = size;
   const history = shape === 're-sent' ? appHistory(size) : [];
-  const bare = new MockLanguageModelV3({ doGenerate: async () => textResult(answer(turn)) });
+  // The mocks keep every call's options: dropped after each call, or the re-sent prompts they
+  // hold would make the garbage collector's pauses land on whichever side runs next.
+  const mocks = [0, 1, 2].map(
+    () => new MockLanguageModelV3({ doGenerate: async () => textResult(answer(turn)) }),
+  ) as [MockLanguageModelV3, MockLanguageModelV3, MockLanguageModelV3];
+  const forget = () => {
+    for (const mock of mocks) mock.doGenerateCalls.length = 0;
+  };
+  const bare = mocks[0];
   const model = wrapLanguageModel({
-    model: new MockLanguageModelV3({ doGenerate: async () => textResult(answer(turn)) }),
+    model: mocks[1],
     middleware: memoryMiddleware({ engine, sessionId: 'middleware' }),
   });
   const before =
     baseline === undefined
       ? undefined
       : wrapLanguageModel({
-          model: new MockLanguageModelV3({ doGenerate: async () => textResult(answer(turn)) }),
+          model: mocks[2],
           middleware: baseline.memoryMiddleware({ engine, sessionId: 'before' }),
         });
   const samples = {
@@ -127,22 +135,30 @@ async function measure(kind: 'memory' | 'sqlite', size: number, shape: Shape) {
     const keep = r >= 0;
     for (let i = 0; i < perRound; i++, turn++) {
       const messages: ModelMessage[] = [...history, { role: 'user', content: question(turn) }];
-      let t0 = now();
-      await byHand.append({ role: 'user', content: question(turn) });
-      await byHand.context();
-      await byHand.append({ role: 'assistant', content: answer(turn) });
-      if (keep) samples.hand.push(Number(now() - t0));
-      t0 = now();
-      await generateText({ model, messages });
-      if (keep) samples.middleware.push(Number(now() - t0));
-      t0 = now();
-      await generateText({ model: bare, messages });
-      if (keep) samples.bare.push(Number(now() - t0));
+      const sides: Array<[keyof typeof samples, () => Promise<unknown>]> = [
+        [
+          'hand',
+          async () => {
+            await byHand.append({ role: 'user', content: question(turn) });
+            await byHand.context();
+            await byHand.append({ role: 'assistant', content: answer(turn) });
+          },
+        ],
+        ['middleware', () => generateText({ model, messages })],
+        ['bare', () => generateText({ model: bare, messages })],
+      ];
       if (before !== undefined) {
-        t0 = now();
-        await generateText({ model: before, messages });
-        if (keep) samples.before.push(Number(now() - t0));
+        sides.push(['before', () => generateText({ model: before, messages })]);
       }
+      // Each call starts the rotation at another side: a pause of the garbage collector for
+      // what one side left lands on every side alike.
+      for (let k = 0; k < sides.length; k++) {
+        const [side, call] = sides[(i + k) % sides.length] as (typeof sides)[number];
+        const t0 = now();
+        await call();
+        if (keep) samples[side].push(Number(now() - t0));
+      }
+      forget();
       if (shape === 're-sent') {
         history.push(messages.at(-1) as ModelMessage, { role: 'assistant', content: answer(turn) });
         if (history.length > 2 * Math.min(size, RESENT_TURNS)) history.splice(0, 2);
