@@ -1,3 +1,4 @@
+import type { Cluster, Redis } from 'ioredis';
 import { kbScript } from './redis-kb-scripts.ts';
 
 /**
@@ -108,3 +109,23 @@ end
 return {docs, len, dfs, epoch, picked, postingsOf(terms)}
 `,
 );
+
+/**
+ * Runs `KB_LEXICAL` (EVALSHA, loading it on NOSCRIPT) with its strings replied as Buffers: the
+ * postings are ASCII, and scanning bytes is several times faster than scanning a decoded string.
+ */
+export async function runLexicalScript(
+  client: Redis | Cluster,
+  keys: readonly string[],
+  args: readonly string[],
+): Promise<unknown> {
+  const rest = [keys.length, ...keys, ...args];
+  try {
+    return await client.callBuffer('EVALSHA', [KB_LEXICAL.sha, ...rest]);
+  } catch (error) {
+    if (error instanceof Error && error.message.startsWith('NOSCRIPT')) {
+      return await client.callBuffer('EVAL', [KB_LEXICAL.lua, ...rest]);
+    }
+    throw error;
+  }
+}

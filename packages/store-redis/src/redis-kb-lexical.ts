@@ -1,9 +1,8 @@
 import { kthScore, type Ranked, type ScoredHit } from '@mem/core/backend';
 import type { Cluster, Redis } from 'ioredis';
 import type { ChunkCache } from './redis-kb-chunk-cache.ts';
-import { KB_LEXICAL } from './redis-kb-lexical-script.ts';
+import { runLexicalScript } from './redis-kb-lexical-script.ts';
 import { type Candidate, readRanked, type SessionScope } from './redis-kb-read.ts';
-import { runKbScript } from './redis-kb-scripts.ts';
 import { ownCandidates } from './redis-kb-users.ts';
 
 /** BM25 term-frequency saturation. */
@@ -21,8 +20,8 @@ interface SessionStats {
   epoch: string;
 }
 
-type StatsReply = [docs: string, length: string, dfs: number[], epoch: string];
-type PickReply = [...StatsReply, picked: number[], postings: string[]];
+type StatsReply = [docs: Buffer, length: Buffer, dfs: number[], epoch: Buffer];
+type PickReply = [...StatsReply, picked: number[], postings: Buffer[]];
 
 /**
  * The `depth` best chunks of the sessions for the distinct query `terms` by BM25 (k1 1.2,
@@ -43,11 +42,11 @@ export async function lexicalHits(
   // Sorted, so that the script's "equal rarity: earlier argument first" is "smaller term first".
   const terms = [...queryTerms].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   let stats: SessionStats[];
-  let postings: string[][];
+  let postings: Buffer[][];
   let weighted: WeightedTerm[];
   const only = scope.length === 1 ? scope[0] : undefined;
   if (only !== undefined) {
-    const reply = (await runKbScript(client, KB_LEXICAL, only.keys, [
+    const reply = (await runLexicalScript(client, only.keys, [
       `pick:${MAX_QUERY_TERMS}`,
       ...terms,
     ])) as StatsReply | PickReply;
@@ -61,7 +60,7 @@ export async function lexicalHits(
   } else {
     stats = await Promise.all(
       scope.map(async ({ keys }) =>
-        statsOf((await runKbScript(client, KB_LEXICAL, keys, ['df', ...terms])) as StatsReply),
+        statsOf((await runLexicalScript(client, keys, ['df', ...terms])) as StatsReply),
       ),
     );
     weighted = weigh(terms, stats);
@@ -72,8 +71,7 @@ export async function lexicalHits(
   const averageLength = Math.max(stats.reduce((sum, s) => sum + s.length, 0) / docs, 1e-9);
 
   // Per session, each doc's score summed in `weighted` order, as `(sum ?? 0) + part` always was.
-  const board = new Board();
-  const norms = new Map<number, number>();
+  const norms: number[] = [];
   const scores: number[] = [];
   const sessionOf: number[] = [];
   const docOf: number[] = [];
@@ -109,11 +107,12 @@ interface WeightedTerm {
 }
 
 function statsOf(reply: StatsReply | PickReply): SessionStats {
+  const [docs, length, dfs, epoch] = reply;
   return {
-    docs: Number(reply[0]),
-    length: Number(reply[1]),
-    dfs: reply[2] ?? [],
-    epoch: reply[3] ?? '',
+    docs: Number(String(docs)),
+    length: Number(String(length)),
+    dfs: dfs ?? [],
+    epoch: epoch === undefined ? '' : String(epoch),
   };
 }
 
@@ -136,13 +135,16 @@ async function readTerms(
   client: Redis | Cluster,
   session: SessionScope,
   weighted: readonly WeightedTerm[],
-): Promise<string[]> {
+): Promise<Buffer[]> {
   if (weighted.length === 0) return [];
   const terms = weighted.map((t) => t.term);
-  return (await runKbScript(client, KB_LEXICAL, session.keys, ['read', ...terms])) as string[];
+  return (await runLexicalScript(client, session.keys, ['read', ...terms])) as Buffer[];
 }
 
-/** Scores by doc number: the first part of a doc is its score, later ones are added to it. */
+/**
+ * Scores by doc number: the first part of a doc is its score, later ones are added to it. One
+ * board serves every search: it is filled and drained within one synchronous pass.
+ */
 class Board {
   #scores = new Float64Array(1024);
   #seen = new Uint8Array(1024);
@@ -179,18 +181,20 @@ class Board {
   }
 }
 
+const board = new Board();
+
 /**
- * Adds each whole entry of a term's `postings` (`" doc:tf:length ..."`, or absent) to `board`:
- * one pass over the characters, no substrings. `norms` keeps each length's norm.
+ * Adds each whole entry of a term's `postings` (the bytes of `" doc:tf:length ..."`, or absent) to
+ * `board`: one pass over the bytes, no substrings. `norms` keeps each length's norm.
  */
 function scoreTerm(
-  postings: string | null | undefined,
+  postings: Uint8Array | null | undefined,
   idf: number,
   averageLength: number,
-  norms: Map<number, number>,
+  norms: number[],
   board: Board,
 ): void {
-  if (typeof postings !== 'string') return;
+  if (postings === null || postings === undefined) return;
   const weight = idf * (K1 + 1);
   // An entry is kept only when it is whole: doc, ':', tf, ':', length.
   let field = 0;
@@ -199,7 +203,7 @@ function scoreTerm(
   let value = 0;
   let digits = false;
   for (let i = 0; i <= postings.length; i++) {
-    const c = i < postings.length ? postings.charCodeAt(i) : 32;
+    const c = i < postings.length ? (postings[i] as number) : 32;
     if (c >= 48 && c <= 57) {
       value = value * 10 + (c - 48);
       digits = true;
@@ -211,10 +215,10 @@ function scoreTerm(
       digits = false;
     } else if (c === 32) {
       if (digits && field === 2) {
-        let norm = norms.get(value);
+        let norm = norms[value];
         if (norm === undefined) {
           norm = K1 * (1 - B + (B * value) / averageLength);
-          norms.set(value, norm);
+          norms[value] = norm;
         }
         // (idf * (K1 + 1) * tf) / (tf + norm), evaluated in the same order as ever.
         board.add(doc, (weight * tf) / (tf + norm));
