@@ -7,6 +7,7 @@ import {
   type ScoredHit,
 } from '@mem/core/backend';
 import type { Cluster, Redis } from 'ioredis';
+import type { ChunkCache } from './redis-kb-chunk-cache.ts';
 import { type Candidate, readRanked, type SessionScope } from './redis-kb-read.ts';
 import { ownCandidates } from './redis-kb-users.ts';
 
@@ -71,7 +72,8 @@ export function packVector(vector: Float32Array): Buffer {
 /**
  * The `depth` chunks of the sessions nearest to `query` by cosine similarity (the score), best
  * first, keeping only similarities `keepsSimilarity` accepts. Exact and on the client: reads
- * every vector of every session (one HGETALL each), then the chunks of the best.
+ * every vector of every session (one HGETALL each, with its epoch), then the chunks of the best
+ * that `cache` does not hold.
  */
 export async function nearestHits(
   client: Redis | Cluster,
@@ -79,12 +81,22 @@ export async function nearestHits(
   query: Float32Array,
   depth: number,
   minSimilarity: number | undefined,
+  cache?: ChunkCache,
 ): Promise<Ranked<ScoredHit>[]> {
   if (!normalizeVector(query)) return [];
   const bytes = query.length * 4;
-  const hashes = await Promise.all(
-    scope.map(({ keys }) => client.hgetallBuffer(keys[6] as string)),
+  // Each session's vectors and its epoch (for the chunk cache), sent together.
+  const read = await Promise.all(
+    scope.map(async (session) => {
+      const [hash, epoch] = await Promise.all([
+        client.hgetallBuffer(session.keys[6] as string),
+        client.hget(session.keys[5] as string, 'epoch'),
+      ]);
+      return { hash, session: { ...session, epoch: epoch ?? '' } };
+    }),
   );
+  const hashes = read.map((r) => r.hash);
+  const sessions = read.map((r) => r.session);
   // One scratch vector per search: each packed vector is copied into it (a memcpy), not
   // allocated, whatever the alignment of the reply's bytes.
   const scratch = new Float32Array(query.length);
@@ -99,7 +111,7 @@ export async function nearestHits(
       if (keepsSimilarity(score, minSimilarity)) scored.push({ session, doc, score });
     }
   });
-  return readRanked(client, scope, await ownCandidates(client, scope, scored), depth);
+  return readRanked(client, sessions, await ownCandidates(client, sessions, scored), depth, cache);
 }
 
 /** The dot product of a packed little-endian float32 vector with `query`. */

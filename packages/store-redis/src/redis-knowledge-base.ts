@@ -84,7 +84,10 @@ export function kbKeys(
  *   and `delete` are one Lua script each, so atomic; a bad batch changes nothing (it is
  *   validated, and embedded, before anything is sent).
  * - Lexical: text analyzed by core's `analyzeText` for index and query alike, BM25 (k1 1.2,
- *   b 0.75) over the searched sessions' statistics, the 8 rarest query terms.
+ *   b 0.75) over the searched sessions' statistics, the 8 rarest query terms. A search of one
+ *   session is one read-only script (`KB_LEXICAL`: statistics, document frequencies from the
+ *   per-term counters, the scored terms' postings), scored here, then one HMGET for the hits'
+ *   chunks that the chunk cache (`chunkCacheBytes`) does not hold.
  * - With an `embedder`: chunks are embedded on `add` and queries on `search`; a search reads
  *   every vector of the searched sessions and ranks them on the client (exact cosine), so its
  *   cost grows with the number of chunks searched: see the README. `retrieval` picks BM25,
@@ -272,7 +275,7 @@ export function createRedisKnowledgeBase(options: RedisKnowledgeBaseOptions): Kn
           const [vector] = await embedTexts(embedder, [text], 'query', LABEL);
           assertOpen();
           if (vector !== undefined) {
-            semantic = await nearestHits(client, scope, vector, depth, minSimilarity);
+            semantic = await nearestHits(client, scope, vector, depth, minSimilarity, cache);
           }
         }
         if (retrieval === 'semantic') return rankHits(semantic.slice(0, topK).map((h) => h.item));
