@@ -1,4 +1,5 @@
 import { type MemorySession, MemValidationError, type Message } from '@mem/core';
+import { type SessionHistory, sessionHistory } from './history-cache.ts';
 import { lockedStream } from './locked-stream.ts';
 import { checkOptions, type MemoryMiddlewareOptions } from './memory-middleware-options.ts';
 import type { CallOptionsLike, MemoryMiddleware, UsageLike } from './middleware-types.ts';
@@ -13,6 +14,8 @@ import { usageOption } from './usage.ts';
 interface Call {
   session: MemorySession;
   lease: SessionLease;
+  /** What the middleware keeps of the stored conversation, brought up to date by the answer. */
+  history: SessionHistory;
   /** The wrapped model's id: mem counts the prompt's tokens with its encoding. */
   model: string | undefined;
   unclaimed: ReturnType<typeof setTimeout>;
@@ -26,15 +29,17 @@ const CLAIM_MS = 1000;
 
 async function appendResponse(
   session: MemorySession,
+  history: SessionHistory | undefined,
   messages: Message[],
   usage: UsageLike | undefined,
   model: string | undefined,
 ): Promise<void> {
   if (messages.length === 0) return;
-  await session.append(messages.map(withoutIdentity), {
+  const appended = await session.append(messages.map(withoutIdentity), {
     ...usageOption(usage),
     ...modelOption(model),
   });
+  history?.appended(appended);
 }
 
 function promptOf(params: unknown): readonly unknown[] {
@@ -70,7 +75,12 @@ export function memoryMiddleware(options: MemoryMiddlewareOptions): MemoryMiddle
   const claim = async (params: CallOptionsLike, model: unknown) => {
     const call = calls.get(params);
     if (call === undefined) {
-      return { session: await sessionOf(params), lease: undefined, model: modelIdOf(model) };
+      return {
+        session: await sessionOf(params),
+        lease: undefined,
+        history: undefined,
+        model: modelIdOf(model),
+      };
     }
     clearTimeout(call.unclaimed);
     calls.delete(params);
@@ -85,23 +95,26 @@ export function memoryMiddleware(options: MemoryMiddlewareOptions): MemoryMiddle
       const prompt = promptHistory(promptOf(params) as CallOptionsLike['prompt']);
       const session = await sessionOf(params);
       const lease = await acquireSessionLock(engine, session.id, signalOf(params));
+      let history: SessionHistory | undefined;
       try {
-        await storePrompt(session, prompt, changedHistory);
+        history = await sessionHistory(engine, session);
+        await storePrompt(session, prompt, changedHistory, history);
         const context = await session.context(modelOption(model));
         const system = params.prompt.filter((m) => m.role === 'system');
         const next = { ...params, prompt: [...system, ...toPrompt(context.messages)] };
         const unclaimed = setTimeout(() => lease.release(), CLAIM_MS);
         if (typeof unclaimed === 'object') unclaimed.unref?.();
-        calls.set(next, { session, lease, unclaimed, model });
+        calls.set(next, { session, lease, history, unclaimed, model });
         return next;
       } catch (error) {
+        history?.forget();
         lease.release();
         throw error;
       }
     },
 
     async wrapGenerate({ doGenerate, params, model: wrapped }) {
-      const { session, lease, model } = await claim(params, wrapped);
+      const { session, lease, history, model } = await claim(params, wrapped);
       // An aborted call stores nothing, so the next call need not wait for the model to stop.
       const signal = signalOf(params);
       const release = () => lease?.release();
@@ -110,7 +123,8 @@ export function memoryMiddleware(options: MemoryMiddlewareOptions): MemoryMiddle
         const result = await doGenerate();
         // An aborted call stores nothing of its answer, as an aborted stream does.
         if (signal?.aborted !== true) {
-          await appendResponse(session, fromResponse(result.content), result.usage, model);
+          const content = fromResponse(result.content);
+          await appendResponse(session, history, content, result.usage, model);
         }
         return result;
       } finally {
@@ -120,7 +134,7 @@ export function memoryMiddleware(options: MemoryMiddlewareOptions): MemoryMiddle
     },
 
     async wrapStream({ doStream, params, model: wrapped }) {
-      const { session, lease, model } = await claim(params, wrapped);
+      const { session, lease, history, model } = await claim(params, wrapped);
       const result = await Promise.resolve(doStream()).catch((error: unknown) => {
         lease?.release();
         throw error;
@@ -129,7 +143,8 @@ export function memoryMiddleware(options: MemoryMiddlewareOptions): MemoryMiddle
         lease,
         signal: signalOf(params),
         idleTimeoutMs: streamIdleTimeoutMs,
-        store: ({ content, usage }) => appendResponse(session, fromResponse(content), usage, model),
+        store: ({ content, usage }) =>
+          appendResponse(session, history, fromResponse(content), usage, model),
       });
       return { ...result, stream };
     },

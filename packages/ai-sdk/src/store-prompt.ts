@@ -1,5 +1,11 @@
 import { isSummaryMessage, type MemorySession, type Message, type StoredMessage } from '@mem/core';
-import { alignHistory, type HistoryAlignment, MIN_EVIDENCE } from './history-alignment.ts';
+import {
+  alignHistory,
+  type HistoryAlignment,
+  MIN_EVIDENCE,
+  resentAlignment,
+} from './history-alignment.ts';
+import type { KeptHistory, SessionHistory } from './history-cache.ts';
 import { changedHistoryRefused, concurrentWrite, interleavedStep } from './history-errors.ts';
 import { fingerprint } from './message-fingerprint.ts';
 import { historyOfMessages, type PromptHistory } from './prompt-history.ts';
@@ -46,11 +52,15 @@ const tailSize = (n: number) => (n < MIN_EVIDENCE ? n : 2 * n + 64);
 interface Plan {
   alignment: HistoryAlignment;
   stored: StoredMessage[];
+  fingerprints: string[];
+  /** The active tail `stored` is (undefined: `stored` came from the archive too). */
+  tail?: Tail;
 }
 
 function plan(prompt: readonly string[], stored: StoredMessage[], whole: boolean): Plan {
-  const alignment = alignHistory(prompt, stored.map(fingerprint), { whole });
-  return { alignment, stored };
+  const fingerprints = stored.map(fingerprint);
+  const alignment = alignHistory(prompt, fingerprints, { whole });
+  return { alignment, stored, fingerprints };
 }
 
 /**
@@ -67,11 +77,11 @@ async function planFor(session: MemorySession, prompt: PromptHistory): Promise<P
   const h = prompt.fingerprints;
   const size = tailSize(prompt.length);
   let tail = await activeTail(session, prompt.length);
-  let first = plan(h, tail.messages, tail.whole && !tail.summarized);
+  let first = { ...plan(h, tail.messages, tail.whole && !tail.summarized), tail };
   // A read that reached the start holds everything the longer one would.
   if (first.alignment.rule !== 'resent' && size > prompt.length && !tail.whole) {
     tail = await activeTail(session, size);
-    first = plan(h, tail.messages, tail.whole && !tail.summarized);
+    first = { ...plan(h, tail.messages, tail.whole && !tail.summarized), tail };
   }
   if (first.alignment.rule !== 'new' || prompt.length < MIN_EVIDENCE) return first;
   const summarized = tail.whole ? tail.summarized : (await session.summaries()).length > 0;
@@ -122,10 +132,24 @@ export async function storePrompt(
   session: MemorySession,
   messages: readonly Message[] | PromptHistory,
   changedHistory: ChangedHistory,
+  history?: SessionHistory,
 ): Promise<void> {
   const prompt = isHistory(messages) ? messages : historyOfMessages(messages);
   if (prompt.length === 0) return;
-  const { alignment, stored } = await planFor(session, prompt);
+  const kept = history?.kept;
+  const quick = kept === undefined ? undefined : keptAlignment(prompt, kept);
+  if (quick !== undefined) {
+    const fresh = prompt.from(quick.keep);
+    if (fresh.length === 0) return;
+    if (!continuesCall(kept?.last, fresh[0] as Message)) throw interleavedStep(session.id);
+    history?.appended(await session.append(fresh.map(withoutIdentity)));
+    return;
+  }
+  const { alignment, stored, fingerprints, tail } = await planFor(session, prompt);
+  if (tail === undefined || alignment.rule === 'changed') history?.forget();
+  else {
+    history?.remember({ fingerprints, whole: tail.whole, last: stored.at(-1) }, prompt.length);
+  }
   const fresh = prompt.from(alignment.keep);
   if (alignment.rule === 'changed') {
     const removed = stored.slice(alignment.replaceFrom);
@@ -146,5 +170,20 @@ export async function storePrompt(
   } else if (fresh.length > 0 && !continuesCall(stored.at(-1), fresh[0] as Message)) {
     throw interleavedStep(session.id);
   }
-  if (fresh.length > 0) await session.append(fresh.map(withoutIdentity));
+  if (fresh.length > 0) {
+    const appended = await session.append(fresh.map(withoutIdentity));
+    if (alignment.rule !== 'changed') history?.appended(appended);
+  }
+}
+
+/**
+ * How the prompt lines up with what the middleware kept of the stored conversation, when that is
+ * enough to know (rule a, or rule d for a single message: `planFor` answers the same from the
+ * store); undefined when the store must be read.
+ */
+function keptAlignment(prompt: PromptHistory, kept: KeptHistory): HistoryAlignment | undefined {
+  if (!kept.whole && kept.fingerprints.length < prompt.length) return undefined;
+  const alignment = resentAlignment(prompt.fingerprints, kept.fingerprints);
+  if (alignment?.rule === 'resent') return alignment;
+  return alignment !== undefined && prompt.length < MIN_EVIDENCE ? alignment : undefined;
 }

@@ -1,0 +1,218 @@
+import type { MemoryEngine, MemorySession, SessionInfo, StoredMessage } from '@mem/core';
+import { fingerprint } from './message-fingerprint.ts';
+
+/*
+ * What the middleware knew of a session's stored conversation after its last call: the
+ * fingerprints of the newest active messages (system messages aside), kept per engine and
+ * session so that a chat app re-sending its whole history is compared with them instead of
+ * reading and fingerprinting as many stored messages again.
+ *
+ * It is a hint, never the truth: each call reads the session's counters from the store first
+ * (`store.info`, one point read) and uses what is kept only when they are exactly the ones it
+ * was kept at. Every change to a session grows its version (Store spec), whoever makes it:
+ * another process, another engine on the same file or server, a handle of this engine, a
+ * compaction. What the middleware appends itself moves the kept counters on as the store will
+ * have them (version + 1, the new seqs) when the seqs follow the kept ones; if anything else
+ * happened meanwhile the store's counters differ from these, and the next call reads the store.
+ */
+
+/** The counters a kept history is valid at (all must match the store's). */
+interface Counters {
+  version: number;
+  epoch: number;
+  lastSeq: number;
+  messageCount: number;
+  createdAt: number;
+}
+
+export interface KeptHistory {
+  /** The newest active messages other than system ones, oldest first, by fingerprint. */
+  readonly fingerprints: readonly string[];
+  /** `fingerprints` holds every active message other than system ones. */
+  readonly whole: boolean;
+  /** The newest active message other than a system one. */
+  readonly last: StoredMessage | undefined;
+}
+
+interface Entry extends KeptHistory {
+  counters: Counters;
+  fingerprints: string[];
+  whole: boolean;
+  last: StoredMessage | undefined;
+  userId: string | undefined;
+  /** Most fingerprints kept: twice the latest prompt and 64 more. */
+  limit: number;
+  chars: number;
+}
+
+/** Sessions kept per engine, least recently used dropped first. */
+const MAX_SESSIONS = 64;
+/** Fingerprint characters kept per engine (about 2 bytes each): ~16 MB. */
+const MAX_CHARS = 8_000_000;
+
+interface EngineHistories {
+  entries: Map<string, Entry>;
+  chars: number;
+}
+
+const byEngine = new WeakMap<object, EngineHistories>();
+
+function historiesOf(engine: MemoryEngine): EngineHistories {
+  let of = byEngine.get(engine);
+  if (of === undefined) {
+    of = { entries: new Map(), chars: 0 };
+    byEngine.set(engine, of);
+  }
+  return of;
+}
+
+const countersOf = (info: SessionInfo): Counters => ({
+  version: info.version,
+  epoch: info.epoch,
+  lastSeq: info.lastSeq,
+  messageCount: info.messageCount,
+  createdAt: info.createdAt,
+});
+
+const sameCounters = (a: Counters, b: Counters) =>
+  a.version === b.version &&
+  a.epoch === b.epoch &&
+  a.lastSeq === b.lastSeq &&
+  a.messageCount === b.messageCount &&
+  a.createdAt === b.createdAt;
+
+const charsOf = (fingerprints: readonly string[]) => {
+  let n = 0;
+  for (const f of fingerprints) n += f.length;
+  return n;
+};
+
+/**
+ * One call's view of a session's kept history: `kept` when the store is still at the counters
+ * it was kept at, then `remember` (after a read of the store) and `appended` (after each append)
+ * keep it up to date. Engines whose sessions live in a private store (`EPHEMERAL`) keep nothing:
+ * their counters cannot be read.
+ */
+export interface SessionHistory {
+  readonly kept: KeptHistory | undefined;
+  /** The prompt's messages were compared with `tail` (read from the store after `check`). */
+  remember(tail: KeptHistory, promptLength: number): void;
+  /** The middleware appended these messages (as `session.append` returned them). */
+  appended(messages: readonly StoredMessage[]): void;
+  /** What is kept may no longer hold (a changed tail was removed, an error): read next time. */
+  forget(): void;
+}
+
+const none: SessionHistory = {
+  kept: undefined,
+  remember: () => {},
+  appended: () => {},
+  forget: () => {},
+};
+
+/** Reads the session's counters (one point read) and returns what is kept for them, if anything. */
+export async function sessionHistory(
+  engine: MemoryEngine,
+  session: MemorySession,
+): Promise<SessionHistory> {
+  if (engine.profile.config.persistence_strategy === 'EPHEMERAL') return none;
+  const info = await engine.store.info(session.id);
+  // A session not stored yet (or cleared) is kept from its next call on.
+  if (info === null) return none;
+  const histories = historiesOf(engine);
+  const id = session.id;
+  const found = histories.entries.get(id);
+  const drop = (entry: Entry) => {
+    if (histories.entries.get(id) !== entry) return;
+    histories.entries.delete(id);
+    histories.chars -= entry.chars;
+  };
+  const read = countersOf(info);
+  let entry =
+    found !== undefined && found.userId === session.userId && sameCounters(found.counters, read)
+      ? found
+      : undefined;
+  if (found !== undefined && entry === undefined) drop(found);
+  if (entry !== undefined) {
+    // Most recently used last.
+    histories.entries.delete(id);
+    histories.entries.set(id, entry);
+  }
+  const kept = entry;
+
+  const trim = (e: Entry) => {
+    const over = e.fingerprints.length - e.limit;
+    if (over > 0) {
+      e.chars -= charsOf(e.fingerprints.slice(0, over));
+      e.fingerprints.splice(0, over);
+      e.whole = false;
+    }
+  };
+  const evictOver = (e: Entry) => {
+    while (histories.chars > MAX_CHARS || histories.entries.size > MAX_SESSIONS) {
+      const oldest = histories.entries.values().next().value as Entry | undefined;
+      if (oldest === undefined) break;
+      drop(oldest);
+      if (oldest === e) break;
+    }
+  };
+
+  return {
+    kept,
+    remember(tail, promptLength) {
+      if (entry !== undefined) drop(entry);
+      const fingerprints = [...tail.fingerprints];
+      entry = {
+        // The counters read before the tail: a write in between makes them older than what the
+        // tail holds, so the next call sees other counters and reads again.
+        counters: read,
+        fingerprints,
+        whole: tail.whole,
+        last: tail.last,
+        userId: session.userId,
+        limit: 2 * promptLength + 64,
+        chars: charsOf(fingerprints),
+      };
+      trim(entry);
+      histories.entries.set(id, entry);
+      histories.chars += entry.chars;
+      evictOver(entry);
+    },
+    appended(messages) {
+      const e = entry;
+      if (e === undefined || messages.length === 0) return;
+      if (histories.entries.get(id) !== e) {
+        entry = undefined;
+        return;
+      }
+      const first = messages[0] as StoredMessage;
+      // Someone else appended since the counters were read: what is kept misses their messages.
+      if (first.seq !== e.counters.lastSeq + 1) {
+        drop(e);
+        entry = undefined;
+        return;
+      }
+      e.counters = {
+        ...e.counters,
+        version: e.counters.version + 1,
+        lastSeq: (messages.at(-1) as StoredMessage).seq,
+        messageCount: e.counters.messageCount + messages.length,
+      };
+      const before = e.chars;
+      for (const m of messages) {
+        if (m.role === 'system') continue;
+        const f = fingerprint(m);
+        e.fingerprints.push(f);
+        e.chars += f.length;
+        e.last = m;
+      }
+      trim(e);
+      histories.chars += e.chars - before;
+      evictOver(e);
+    },
+    forget() {
+      if (entry !== undefined) drop(entry);
+      entry = undefined;
+    },
+  };
+}
