@@ -2,13 +2,11 @@ import type { Database } from 'better-sqlite3';
 import type { KnowledgeStatements, TermsRow } from './kb-statements.ts';
 
 /**
- * Most chunk rows a connection keeps in its scope cache, all scopes together (about 1.5 kB a
- * chunk of three dialogue turns: its term encoding and a few numbers). A scope with more rows is
- * read from the file on every search.
+ * Most chunk rows a connection keeps in its scope cache, all scopes together (about 8 bytes per
+ * distinct term of a chunk plus ~150 bytes: ~0.6 kB for three dialogue turns). A scope with more
+ * rows is read from the file on every search.
  */
-export const SCOPE_CACHE_CHUNKS = 20_000;
-/** Most terms whose postings one cached scope keeps (beyond it they are dropped and rebuilt). */
-const CACHED_TERMS = 512;
+export const SCOPE_CACHE_CHUNKS = 50_000;
 
 /** A search scope: one session, one user's chunks, or one user's chunks in one session. */
 export interface Scope {
@@ -22,20 +20,16 @@ export interface Scope {
  * with a larger id (ids are never reused), rows deleted since are in the tombstone log
  * `mem_kb_removed`; when the log was pruned past what the entry saw, it is read again.
  */
-export interface ScopeRows {
-  readonly rows: Map<number, TermsRow>;
-  /** The frequency of a term in each row that holds it (row id → frequency), built on demand. */
-  postings(term: string): Map<number, number>;
-}
+export type ScopeRows = Iterable<TermsRow>;
 
-interface Entry extends ScopeRows {
+interface Entry {
+  readonly rows: Map<number, TermsRow>;
   readonly collection: number;
   readonly scope: Scope;
   /** The largest mem_kb_chunks.id (of any collection) already looked at. */
   watermark: number;
   /** The last mem_kb_removed.seq applied. */
   removedSeq: number;
-  readonly terms: Map<string, Map<number, number>>;
 }
 
 const caches = new WeakMap<Database, Map<string, Entry>>();
@@ -64,7 +58,7 @@ export function scopeRows(
     total.count -= found.rows.size;
     if (catchUp(st, found)) {
       keep(cache, total, key, found);
-      return found;
+      return found.rows.values();
     }
   }
   const watermark = st.lastChunkId.get() ?? 0;
@@ -73,7 +67,7 @@ export function scopeRows(
   for (const row of readScope(st, collection, scope)) rows.set(row.id, row);
   const entry = newEntry(collection, scope, rows, watermark, removedSeq);
   keep(cache, total, key, entry);
-  return entry;
+  return rows.values();
 }
 
 function readScope(st: KnowledgeStatements, collection: number, scope: Scope): TermsRow[] {
@@ -90,28 +84,7 @@ function newEntry(
   watermark: number,
   removedSeq: number,
 ): Entry {
-  const terms = new Map<string, Map<number, number>>();
-  return {
-    collection,
-    scope,
-    rows,
-    watermark,
-    removedSeq,
-    terms,
-    postings(term) {
-      let posting = terms.get(term);
-      if (posting !== undefined) return posting;
-      if (terms.size >= CACHED_TERMS) terms.clear();
-      posting = new Map();
-      const needle = ` ${term}:`;
-      for (const row of rows.values()) {
-        const tf = frequencyIn(row.terms, needle);
-        if (tf > 0) posting.set(row.id, tf);
-      }
-      terms.set(term, posting);
-      return posting;
-    },
-  };
+  return { collection, scope, rows, watermark, removedSeq };
 }
 
 /** Keeps an entry as the newest, dropping the oldest ones beyond the cache's size. */
@@ -150,27 +123,9 @@ function catchUp(st: KnowledgeStatements, entry: Entry): boolean {
 }
 
 function remove(entry: Entry, id: number): void {
-  if (!entry.rows.delete(id)) return;
-  for (const posting of entry.terms.values()) posting.delete(id);
+  entry.rows.delete(id);
 }
 
 function add(entry: Entry, row: TermsRow): void {
   entry.rows.set(row.id, row);
-  for (const [term, posting] of entry.terms) {
-    const tf = frequencyIn(row.terms, ` ${term}:`);
-    if (tf > 0) posting.set(row.id, tf);
-  }
-}
-
-/** The frequency of `needle` (`" term:"`) in a term encoding, 0 when the row does not hold it. */
-export function frequencyIn(encoded: string, needle: string): number {
-  const at = encoded.indexOf(needle);
-  if (at < 0) return 0;
-  let tf = 0;
-  for (let i = at + needle.length; i < encoded.length; i++) {
-    const digit = encoded.charCodeAt(i) - 48;
-    if (digit < 0 || digit > 9) break;
-    tf = tf * 10 + digit;
-  }
-  return tf;
 }

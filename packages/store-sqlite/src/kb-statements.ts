@@ -24,7 +24,8 @@ export interface TermsRow {
   chunk_id: string;
   created_at: number;
   length: number;
-  terms: string;
+  /** Term ids, ascending (uint32 LE), then their frequencies (uint32 LE): see kb-terms.ts. */
+  terms: Buffer;
 }
 
 const TERMS_COLUMNS = 't.id, t.session_id, t.user_id, t.chunk_id, t.created_at, t.length, t.terms';
@@ -90,19 +91,19 @@ export function prepareKnowledgeStatements(db: Database) {
          (id, collection, session_id, chunk_id, user_id, created_at, length, terms)
        VALUES (@id, @collection, @sid, @chunkId, @user, @createdAt, @length, @terms)`,
     ),
-    termsOf: p<{ terms: string; length: number }>(
+    termsOf: p<{ terms: Buffer; length: number }>(
       'SELECT terms, length FROM mem_kb_terms WHERE id = @id',
     ),
     deleteTerms: p('DELETE FROM mem_kb_terms WHERE id = @id'),
-    incrementDf: p(
+    /** Counts one more chunk holding the term; gives the term's id in the collection. */
+    incrementDf: p<{ id: number }>(
       `INSERT INTO mem_kb_df (collection, term, documents) VALUES (@collection, @term, 1)
-       ON CONFLICT (collection, term) DO UPDATE SET documents = documents + 1`,
+       ON CONFLICT (collection, term) DO UPDATE SET documents = documents + 1 RETURNING id`,
     ),
     decrementDf: p<{ documents: number }>(
-      `UPDATE mem_kb_df SET documents = documents - 1
-       WHERE collection = @collection AND term = @term RETURNING documents`,
+      'UPDATE mem_kb_df SET documents = documents - 1 WHERE id = @id RETURNING documents',
     ),
-    deleteDf: p('DELETE FROM mem_kb_df WHERE collection = @collection AND term = @term'),
+    deleteDf: p('DELETE FROM mem_kb_df WHERE id = @id'),
     addStats: p(
       `INSERT INTO mem_kb_stats (collection, documents, length) VALUES (@collection, @documents, @length)
        ON CONFLICT (collection) DO UPDATE
@@ -112,8 +113,8 @@ export function prepareKnowledgeStatements(db: Database) {
       'SELECT documents, length FROM mem_kb_stats WHERE collection = @collection',
     ),
     /** Document frequencies of the terms of `@terms` (a JSON array) the collection holds. */
-    dfOf: p<{ term: string; documents: number }>(
-      `SELECT term, documents FROM mem_kb_df
+    dfOf: p<{ id: number; term: string; documents: number }>(
+      `SELECT id, term, documents FROM mem_kb_df
        WHERE collection = @collection AND term IN (SELECT value FROM json_each(@terms))`,
     ),
     // A scope's rows, found through mem_kb_chunks' indexes (which hold the row id).

@@ -18,51 +18,78 @@ import type { KnowledgeStatements, TermsRow } from './kb-statements.ts';
  * whole collection:
  *
  * - `mem_kb_stats`: per collection, how many chunks and their analyzed lengths summed;
- * - `mem_kb_df`: per collection and term, how many chunks hold the term;
- * - `mem_kb_terms`: per chunk row, its analyzed length and its distinct terms with their
+ * - `mem_kb_df`: per collection and term, the term's id and how many chunks hold it;
+ * - `mem_kb_terms`: per chunk row, its analyzed length and its distinct terms as ids with their
  *   frequencies (`encodeTerms`), with what ties need (created_at, chunk and session ids).
  *
  * Every write keeps them in step inside its transaction. The scores are core's `rankScope`, equal
  * to the last bit to the in-memory knowledge base's (`Bm25Index`).
  */
 
-/** A chunk's analyzed text as stored: its length and distinct terms with their frequencies. */
+/** A chunk's analyzed text: its length and distinct terms with their frequencies. */
 export interface AnalyzedChunk {
   /** The analyzed terms, repeats included, space-separated (the FTS5 body). */
   readonly body: string;
   readonly length: number;
-  /** `" term:frequency"` per distinct term, in first-seen order. */
-  readonly encoded: string;
-  readonly distinct: readonly string[];
+  /** Distinct term → its frequency, in first-seen order. */
+  readonly frequencies: ReadonlyMap<string, number>;
 }
 
-/**
- * Analyzes a chunk like the in-memory knowledge base does (`analyzeText` of `searchableText`).
- * A term never holds a space or a colon (it is letters, digits and marks joined by `-`, `_` or
- * `.`, or a CJK bigram), so `" term:"` finds exactly one term in the encoding.
- */
+/** Analyzes a chunk like the in-memory knowledge base does (`analyzeText` of `searchableText`). */
 export function analyzeChunk(chunk: KnowledgeChunk): AnalyzedChunk {
   const terms = analyzeText(searchableText(chunk));
   const frequencies = new Map<string, number>();
   for (const term of terms) frequencies.set(term, (frequencies.get(term) ?? 0) + 1);
-  let encoded = '';
-  for (const [term, tf] of frequencies) encoded += ` ${term}:${tf}`;
-  return {
-    body: terms.join(' '),
-    length: terms.length,
-    encoded,
-    distinct: [...frequencies.keys()],
-  };
+  return { body: terms.join(' '), length: terms.length, frequencies };
 }
 
-/** The distinct terms of an encoding (`analyzeChunk().encoded`). */
-export function decodeTerms(encoded: string): string[] {
-  const out: string[] = [];
-  for (const item of encoded.split(' ')) {
-    const colon = item.lastIndexOf(':');
-    if (colon > 0) out.push(item.slice(0, colon));
+/** `n` term ids, ascending, as uint32 LE, then their frequencies in the same order. */
+function encodeTerms(pairs: [id: number, tf: number][]): Buffer {
+  pairs.sort((a, b) => a[0] - b[0]);
+  const n = pairs.length;
+  const out = Buffer.allocUnsafe(8 * n);
+  for (let i = 0; i < n; i++) {
+    const [id, tf] = pairs[i] as [number, number];
+    out.writeUInt32LE(id, 4 * i);
+    out.writeUInt32LE(tf, 4 * (n + i));
   }
   return out;
+}
+
+/** The term ids of an encoding. */
+function termIds(encoded: Buffer): number[] {
+  const n = encoded.length >>> 3;
+  const ids: number[] = new Array(n);
+  for (let i = 0; i < n; i++) ids[i] = encoded.readUInt32LE(4 * i);
+  return ids;
+}
+
+/**
+ * Writes into `into[slot]` the frequency of each wanted term in an encoding (0 when absent):
+ * `wanted` holds [term id, slot] pairs sorted by id, merged with the encoding's sorted ids.
+ */
+export function frequenciesIn(
+  encoded: Buffer,
+  wanted: readonly (readonly [id: number, slot: number])[],
+  into: Float64Array,
+): void {
+  const n = encoded.length >>> 3;
+  let i = 0;
+  for (const [id, slot] of wanted) {
+    // Gallop: the ids are sorted, so skip ahead by halves before stepping.
+    let step = 1;
+    while (i + step < n && encoded.readUInt32LE(4 * (i + step)) < id) step *= 2;
+    let lo = i;
+    let hi = Math.min(n, i + step + 1);
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (encoded.readUInt32LE(4 * mid) < id) lo = mid + 1;
+      else hi = mid;
+    }
+    i = lo;
+    if (i >= n) return;
+    if (encoded.readUInt32LE(4 * i) === id) into[slot] = encoded.readUInt32LE(4 * (n + i));
+  }
 }
 
 /** Records a chunk row in the statistics (inside the write that inserted it). */
@@ -73,6 +100,11 @@ export function addTerms(
   chunk: KnowledgeChunk,
   analyzed: AnalyzedChunk,
 ): void {
+  const pairs: [number, number][] = [];
+  for (const [term, tf] of analyzed.frequencies) {
+    const row = st.incrementDf.get({ collection, term }) as { id: number };
+    pairs.push([row.id, tf]);
+  }
   st.insertTerms.run({
     id,
     collection,
@@ -81,9 +113,8 @@ export function addTerms(
     user: chunk.metadata.userId ?? null,
     createdAt: chunk.metadata.createdAt,
     length: analyzed.length,
-    terms: analyzed.encoded,
+    terms: encodeTerms(pairs),
   });
-  for (const term of analyzed.distinct) st.incrementDf.run({ collection, term });
   st.addStats.run({ collection, documents: 1, length: analyzed.length });
 }
 
@@ -91,9 +122,9 @@ export function addTerms(
 export function removeTerms(st: KnowledgeStatements, collection: number, id: number): void {
   const row = st.termsOf.get({ id });
   if (row === undefined) return;
-  for (const term of decodeTerms(row.terms)) {
-    const left = st.decrementDf.get({ collection, term });
-    if (left !== undefined && left.documents <= 0) st.deleteDf.run({ collection, term });
+  for (const term of termIds(row.terms)) {
+    const left = st.decrementDf.get({ id: term });
+    if (left !== undefined && left.documents <= 0) st.deleteDf.run({ id: term });
   }
   st.addStats.run({ collection, documents: -1, length: -row.length });
   st.deleteTerms.run({ id });
@@ -116,25 +147,23 @@ export function searchScope(
 ): ScoredHit[] {
   const stats = st.stats.get({ collection });
   if (stats === undefined || stats.documents <= 0) return [];
-  const frequencies = new Map<string, number>();
+  const found = new Map<string, { id: number; documents: number }>();
   for (const row of st.dfOf.all({ collection, terms: JSON.stringify(terms) })) {
-    frequencies.set(row.term, row.documents);
+    found.set(row.term, row);
   }
-  const weighted: { term: string; weight: number }[] = [];
+  const weighted: { id: number; term: string; weight: number }[] = [];
   for (const term of terms) {
-    const df = frequencies.get(term);
-    if (df !== undefined && df > 0)
-      weighted.push({ term, weight: bm25Weight(stats.documents, df) });
+    const row = found.get(term);
+    if (row !== undefined && row.documents > 0) {
+      weighted.push({ id: row.id, term, weight: bm25Weight(stats.documents, row.documents) });
+    }
   }
   const picked = pickTerms(weighted);
   if (picked.length === 0) return [];
+  const wanted = picked.map(({ id }, slot) => [id, slot] as const).sort((a, b) => a[0] - b[0]);
   const cached = scopeRows(db, st, collection, scope);
-  const postings = picked.map(({ term }) => cached.postings(term));
-  const candidates = new Set<number>();
-  for (const posting of postings) for (const id of posting.keys()) candidates.add(id);
   const docs: ScopeDocument<TermsRow>[] = [];
-  for (const id of candidates) {
-    const row = cached.rows.get(id) as TermsRow;
+  for (const row of cached) {
     docs.push({
       length: row.length,
       createdAt: row.created_at,
@@ -147,11 +176,7 @@ export function searchScope(
     { documents: stats.documents, totalLength: stats.length },
     picked,
     docs,
-    (doc, into) => {
-      for (let i = 0; i < postings.length; i++) {
-        into[i] = (postings[i] as Map<number, number>).get(doc.ref.id) ?? 0;
-      }
-    },
+    (doc, into) => frequenciesIn(doc.ref.terms, wanted, into),
     topK,
   );
   return ranked.map(({ doc, score }) => {

@@ -194,13 +194,17 @@ export const MIGRATIONS: readonly string[] = [
     documents INTEGER NOT NULL,
     length INTEGER NOT NULL
   );
+  -- A term's id (per collection) is what mem_kb_terms stores; an id no chunk holds any more
+  -- (documents 0) is deleted and may be given to another term.
   CREATE TABLE mem_kb_df (
+    id INTEGER PRIMARY KEY,
     collection INTEGER NOT NULL,
     term TEXT NOT NULL,
     documents INTEGER NOT NULL,
-    PRIMARY KEY (collection, term)
-  ) WITHOUT ROWID;
-  -- id = mem_kb_chunks.id. terms: " term:frequency" per distinct term.
+    UNIQUE (collection, term)
+  );
+  -- id = mem_kb_chunks.id. terms: the chunk's distinct term ids (mem_kb_df.id), ascending, as
+  -- uint32 little-endian, then each one's frequency, in the same order, as uint32 little-endian.
   CREATE TABLE mem_kb_terms (
     id INTEGER PRIMARY KEY,
     collection INTEGER NOT NULL,
@@ -209,7 +213,7 @@ export const MIGRATIONS: readonly string[] = [
     user_id TEXT,
     created_at REAL NOT NULL,
     length INTEGER NOT NULL,
-    terms TEXT NOT NULL
+    terms BLOB NOT NULL
   );
   `,
 ];

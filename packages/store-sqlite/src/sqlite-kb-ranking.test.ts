@@ -118,7 +118,7 @@ function expectStatisticsOf(path: string, namespace: string): void {
     for (const row of chunks) {
       const analyzed = analyzeChunk(JSON.parse(row.json) as KnowledgeChunk);
       length += analyzed.length;
-      for (const term of analyzed.distinct) df.set(term, (df.get(term) ?? 0) + 1);
+      for (const term of analyzed.frequencies.keys()) df.set(term, (df.get(term) ?? 0) + 1);
     }
     const stats = raw
       .prepare('SELECT documents, length FROM mem_kb_stats WHERE collection = ?')
