@@ -88,23 +88,6 @@ function changedAlignment(
 }
 
 /**
- * Rule a alone, and rule d for a prompt or a stored tail too short for rules b and c: what
- * `alignHistory` answers when that settles it, else undefined (rules b to d need a look). Its
- * answer is the same for any `s` that ends with the newest `h.length` stored messages (or holds
- * all of them), so a longer stored tail may stand in for the one `alignHistory` is given.
- */
-export function resentAlignment(
-  h: readonly string[],
-  s: readonly string[],
-): HistoryAlignment | undefined {
-  if (h.length === 0 || s.length === 0) return { rule: 'new', keep: 0 };
-  const resent = resentPrefix(h, s);
-  if (resent > 0) return { rule: 'resent', keep: resent };
-  if (h.length < MIN_EVIDENCE) return { rule: 'new', keep: 0 };
-  return undefined;
-}
-
-/**
  * Lines up the prompt `h` with the stored messages `s` (fingerprints, oldest first). `whole`:
  * `s` is the whole active conversation, so `h` may be aligned with its start even when the
  * first message was edited.
@@ -114,8 +97,10 @@ export function alignHistory(
   s: readonly string[],
   options: { whole: boolean },
 ): HistoryAlignment {
-  const first = resentAlignment(h, s);
-  if (first !== undefined) return first;
+  if (h.length === 0 || s.length === 0) return { rule: 'new', keep: 0 };
+  const resent = resentPrefix(h, s);
+  if (resent > 0) return { rule: 'resent', keep: resent };
+  if (h.length < MIN_EVIDENCE) return { rule: 'new', keep: 0 };
   const leftOut = leftOutPrefix(h, s);
   if (leftOut > 0) return { rule: 'left-out', keep: leftOut };
   return changedAlignment(h, s, options.whole) ?? { rule: 'new', keep: 0 };

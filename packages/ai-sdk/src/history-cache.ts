@@ -1,5 +1,6 @@
 import type { MemoryEngine, MemorySession, SessionInfo, StoredMessage } from '@mem/core';
-import { fingerprint } from './message-fingerprint.ts';
+import { fingerprint, plainTextOf, textFingerprint } from './message-fingerprint.ts';
+import type { PromptHistory } from './prompt-history.ts';
 
 /*
  * What the middleware knew of a session's stored conversation after its last call: the
@@ -25,10 +26,17 @@ interface Counters {
   createdAt: number;
 }
 
+/**
+ * The newest active messages other than system ones, oldest first: a message of text only by its
+ * role and text (what its fingerprint is made of), any other by its fingerprint.
+ */
 export interface KeptHistory {
-  /** The newest active messages other than system ones, oldest first, by fingerprint. */
-  readonly fingerprints: readonly string[];
-  /** `fingerprints` holds every active message other than system ones. */
+  readonly roles: readonly string[];
+  /** The text of a message of text only (`plainTextOf`), else undefined. */
+  readonly texts: readonly (string | undefined)[];
+  /** The fingerprint of a message other than text only, else undefined. */
+  readonly others: readonly (string | undefined)[];
+  /** They are every active message other than system ones. */
   readonly whole: boolean;
   /** The newest active message other than a system one. */
   readonly last: StoredMessage | undefined;
@@ -36,7 +44,9 @@ export interface KeptHistory {
 
 interface Entry extends KeptHistory {
   counters: Counters;
-  fingerprints: string[];
+  roles: string[];
+  texts: Array<string | undefined>;
+  others: Array<string | undefined>;
   whole: boolean;
   last: StoredMessage | undefined;
   userId: string | undefined;
@@ -81,11 +91,42 @@ const sameCounters = (a: Counters, b: Counters) =>
   a.messageCount === b.messageCount &&
   a.createdAt === b.createdAt;
 
-const charsOf = (fingerprints: readonly string[]) => {
-  let n = 0;
-  for (const f of fingerprints) n += f.length;
-  return n;
-};
+/** Keeps one more message; its size in characters. */
+function keep(e: Entry, m: StoredMessage, known?: string): number {
+  const text = plainTextOf(m);
+  const other = text === undefined ? (known ?? fingerprint(m)) : undefined;
+  e.roles.push(m.role);
+  e.texts.push(text);
+  e.others.push(other);
+  e.last = m;
+  return (text ?? other ?? '').length;
+}
+
+/**
+ * The longest run at the start of the prompt that equals the end of what is kept (rule a of
+ * history-alignment.ts, message by message as `resentPrefix` compares fingerprints): role and
+ * text for a plain prompt, fingerprints otherwise.
+ */
+export function keptResentPrefix(prompt: PromptHistory, kept: KeptHistory): number {
+  const { roles, texts, others } = kept;
+  const m = roles.length;
+  const plain = prompt.plain;
+  let same: (i: number, j: number) => boolean;
+  if (plain !== undefined) {
+    same = (i, j) =>
+      texts[j] === plain.texts[i] && texts[j] !== undefined && roles[j] === plain.roles[i];
+  } else {
+    const h = prompt.fingerprints;
+    same = (i, j) =>
+      h[i] === (others[j] ?? textFingerprint(roles[j] as string, texts[j] as string));
+  }
+  for (let k = Math.min(prompt.length, m); k > 0; k--) {
+    let equal = true;
+    for (let i = 0; i < k && equal; i++) equal = same(i, m - k + i);
+    if (equal) return k;
+  }
+  return 0;
+}
 
 /**
  * One call's view of a session's kept history: `kept` when the store is still at the counters
@@ -96,7 +137,10 @@ const charsOf = (fingerprints: readonly string[]) => {
 export interface SessionHistory {
   readonly kept: KeptHistory | undefined;
   /** The prompt's messages were compared with `tail` (read from the store after `check`). */
-  remember(tail: KeptHistory, promptLength: number): void;
+  remember(
+    tail: { messages: readonly StoredMessage[]; fingerprints: readonly string[]; whole: boolean },
+    promptLength: number,
+  ): void;
   /** The middleware appended these messages (as `session.append` returned them). */
   appended(messages: readonly StoredMessage[]): void;
   /** What is kept may no longer hold (a changed tail was removed, an error): read next time. */
@@ -141,12 +185,13 @@ export async function sessionHistory(
   const kept = entry;
 
   const trim = (e: Entry) => {
-    const over = e.fingerprints.length - e.limit;
-    if (over > 0) {
-      e.chars -= charsOf(e.fingerprints.slice(0, over));
-      e.fingerprints.splice(0, over);
-      e.whole = false;
-    }
+    const over = e.roles.length - e.limit;
+    if (over <= 0) return;
+    for (let i = 0; i < over; i++) e.chars -= (e.texts[i] ?? e.others[i] ?? '').length;
+    e.roles.splice(0, over);
+    e.texts.splice(0, over);
+    e.others.splice(0, over);
+    e.whole = false;
   };
   const evictOver = (e: Entry) => {
     while (histories.chars > MAX_CHARS || histories.entries.size > MAX_SESSIONS) {
@@ -161,18 +206,23 @@ export async function sessionHistory(
     kept,
     remember(tail, promptLength) {
       if (entry !== undefined) drop(entry);
-      const fingerprints = [...tail.fingerprints];
-      entry = {
+      const e: Entry = {
         // The counters read before the tail: a write in between makes them older than what the
         // tail holds, so the next call sees other counters and reads again.
         counters: read,
-        fingerprints,
+        roles: [],
+        texts: [],
+        others: [],
         whole: tail.whole,
-        last: tail.last,
+        last: undefined,
         userId: session.userId,
         limit: 2 * promptLength + 64,
-        chars: charsOf(fingerprints),
+        chars: 0,
       };
+      tail.messages.forEach((m, i) => {
+        e.chars += keep(e, m, tail.fingerprints[i]);
+      });
+      entry = e;
       trim(entry);
       histories.entries.set(id, entry);
       histories.chars += entry.chars;
@@ -199,13 +249,7 @@ export async function sessionHistory(
         messageCount: e.counters.messageCount + messages.length,
       };
       const before = e.chars;
-      for (const m of messages) {
-        if (m.role === 'system') continue;
-        const f = fingerprint(m);
-        e.fingerprints.push(f);
-        e.chars += f.length;
-        e.last = m;
-      }
+      for (const m of messages) if (m.role !== 'system') e.chars += keep(e, m);
       trim(e);
       histories.chars += e.chars - before;
       evictOver(e);

@@ -35,8 +35,8 @@ function sample(data: string): string {
  * tool-call arguments are compared as JSON values, not as text.
  */
 export function fingerprint(m: Message): string {
-  const text = m.toolCalls?.length || m.toolCallId !== undefined ? undefined : textOnly(m.content);
-  if (text !== undefined && m.isError !== true) return textFingerprint(m.role, text);
+  const text = plainTextOf(m);
+  if (text !== undefined) return textFingerprint(m.role, text);
   return JSON.stringify([
     m.role,
     messageText(m),
@@ -45,6 +45,16 @@ export function fingerprint(m: Message): string {
     m.toolCallId ?? null,
     m.isError === true,
   ]);
+}
+
+/**
+ * The text of a message of text only (no other part, no tool call, no tool result, no error),
+ * whose fingerprint is `textFingerprint(role, text)`; undefined for any other message (whose
+ * fingerprint equals no such one).
+ */
+export function plainTextOf(m: Message): string | undefined {
+  if (m.toolCalls?.length || m.toolCallId !== undefined || m.isError === true) return undefined;
+  return textOnly(m.content);
 }
 
 /** The text of content with no part but text (joined as `messageText` joins it), else undefined. */

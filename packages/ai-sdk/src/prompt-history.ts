@@ -11,8 +11,18 @@ import { fromPrompt } from './prompt-messages.ts';
 export interface PromptHistory {
   readonly length: number;
   readonly fingerprints: readonly string[];
+  /**
+   * A prompt of plain text messages only: each message's role and text (its fingerprint is
+   * `textFingerprint(role, text)`), compared as they are where that is enough.
+   */
+  readonly plain?: PlainMessages;
   /** The messages from `start` on. */
   from(start: number): Message[];
+}
+
+export interface PlainMessages {
+  readonly roles: readonly string[];
+  readonly texts: readonly string[];
 }
 
 /** The history of messages already converted. */
@@ -34,14 +44,22 @@ export function historyOfMessages(messages: readonly Message[]): PromptHistory {
  * lock is taken).
  */
 export function promptHistory(prompt: readonly PromptMessageLike[]): PromptHistory {
-  const fingerprints = plainFingerprints(prompt);
-  if (fingerprints === undefined) {
+  const plain = plainMessages(prompt);
+  if (plain === undefined) {
     return historyOfMessages(fromPrompt(prompt).filter((m) => m.role !== 'system'));
   }
   const history = prompt.filter((m) => m.role !== 'system');
+  let fingerprints: string[] | undefined;
   return {
     length: history.length,
-    fingerprints,
+    plain,
+    // Built when asked for: a re-sent history the middleware kept is compared by role and text.
+    get fingerprints() {
+      fingerprints ??= plain.roles.map((role, i) =>
+        textFingerprint(role, plain.texts[i] as string),
+      );
+      return fingerprints;
+    },
     from: (start) => fromPrompt(history.slice(start)),
   };
 }
@@ -76,13 +94,14 @@ function plainText(content: unknown): string | undefined {
 }
 
 /**
- * The fingerprints of the non-system messages, when every message of the prompt is plain (what
- * `fingerprint` gives for a message with no parts but text, no tool calls, no tool result);
+ * The roles and texts of the non-system messages, when every message of the prompt is plain (a
+ * message `fingerprint` sees as text only: no parts but text, no tool calls, no tool result);
  * undefined otherwise.
  */
-function plainFingerprints(prompt: readonly PromptMessageLike[]): string[] | undefined {
+function plainMessages(prompt: readonly PromptMessageLike[]): PlainMessages | undefined {
   if (!Array.isArray(prompt)) return undefined;
-  const out: string[] = [];
+  const roles: string[] = [];
+  const texts: string[] = [];
   for (const m of prompt as unknown[]) {
     if (typeof m !== 'object' || m === null || !onlyFields(m, 'role', 'content')) return undefined;
     const { role, content } = m as PromptMessageLike;
@@ -93,7 +112,8 @@ function plainFingerprints(prompt: readonly PromptMessageLike[]): string[] | und
     if (role !== 'user' && role !== 'assistant') return undefined;
     const text = plainText(content);
     if (text === undefined) return undefined;
-    out.push(textFingerprint(role, text));
+    roles.push(role);
+    texts.push(text);
   }
-  return out;
+  return { roles, texts };
 }

@@ -1,11 +1,6 @@
 import { isSummaryMessage, type MemorySession, type Message, type StoredMessage } from '@mem/core';
-import {
-  alignHistory,
-  type HistoryAlignment,
-  MIN_EVIDENCE,
-  resentAlignment,
-} from './history-alignment.ts';
-import type { KeptHistory, SessionHistory } from './history-cache.ts';
+import { alignHistory, type HistoryAlignment, MIN_EVIDENCE } from './history-alignment.ts';
+import { type KeptHistory, keptResentPrefix, type SessionHistory } from './history-cache.ts';
 import { changedHistoryRefused, concurrentWrite, interleavedStep } from './history-errors.ts';
 import { fingerprint } from './message-fingerprint.ts';
 import { historyOfMessages, type PromptHistory } from './prompt-history.ts';
@@ -148,7 +143,7 @@ export async function storePrompt(
   const { alignment, stored, fingerprints, tail } = await planFor(session, prompt);
   if (tail === undefined || alignment.rule === 'changed') history?.forget();
   else {
-    history?.remember({ fingerprints, whole: tail.whole, last: stored.at(-1) }, prompt.length);
+    history?.remember({ messages: stored, fingerprints, whole: tail.whole }, prompt.length);
   }
   const fresh = prompt.from(alignment.keep);
   if (alignment.rule === 'changed') {
@@ -182,8 +177,8 @@ export async function storePrompt(
  * store); undefined when the store must be read.
  */
 function keptAlignment(prompt: PromptHistory, kept: KeptHistory): HistoryAlignment | undefined {
-  if (!kept.whole && kept.fingerprints.length < prompt.length) return undefined;
-  const alignment = resentAlignment(prompt.fingerprints, kept.fingerprints);
-  if (alignment?.rule === 'resent') return alignment;
-  return alignment !== undefined && prompt.length < MIN_EVIDENCE ? alignment : undefined;
+  if (!kept.whole && kept.roles.length < prompt.length) return undefined;
+  const resent = keptResentPrefix(prompt, kept);
+  if (resent > 0) return { rule: 'resent', keep: resent };
+  return prompt.length < MIN_EVIDENCE ? { rule: 'new', keep: 0 } : undefined;
 }
