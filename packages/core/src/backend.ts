@@ -13,7 +13,7 @@ export type { IndexedChunk, ScoredChunk } from './knowledge/bm25-index.ts';
 export { Bm25Index } from './knowledge/bm25-index.ts';
 export type {
   Bm25CollectionStats,
-  ScopeDocument,
+  ScopeAccess,
   WeightedTerm,
 } from './knowledge/bm25-scope.ts';
 export {

@@ -1,5 +1,6 @@
 import type { Database } from 'better-sqlite3';
-import type { KnowledgeStatements, TermsRow } from './kb-statements.ts';
+import type { KnowledgeStatements, StoredTermsRow, TermsRow } from './kb-statements.ts';
+import { termWords } from './kb-term-words.ts';
 
 /**
  * Most chunk rows a connection keeps in its scope cache, all scopes together (about 8 bytes per
@@ -64,13 +65,17 @@ export function scopeRows(
   const watermark = st.lastChunkId.get() ?? 0;
   const removedSeq = st.removedRange.get({})?.last ?? 0;
   const rows = new Map<number, TermsRow>();
-  for (const row of readScope(st, collection, scope)) rows.set(row.id, row);
+  for (const row of readScope(st, collection, scope)) rows.set(row[0], cached(row));
   const entry = newEntry(collection, scope, rows, watermark, removedSeq);
   keep(cache, total, key, entry);
   return rows.values();
 }
 
-function readScope(st: KnowledgeStatements, collection: number, scope: Scope): TermsRow[] {
+function readScope(
+  st: KnowledgeStatements,
+  collection: number,
+  scope: Scope,
+): readonly StoredTermsRow[] {
   const { sessionId: sid, userId: user } = scope;
   if (sid === undefined) return st.userTerms.all({ collection, user });
   if (user === undefined) return st.sessionTerms.all({ collection, sid });
@@ -113,9 +118,9 @@ function catchUp(st: KnowledgeStatements, entry: Entry): boolean {
   if (watermark > entry.watermark) {
     const { sessionId, userId } = entry.scope;
     for (const row of st.termsAfter.all({ after: entry.watermark, collection: entry.collection })) {
-      if (sessionId !== undefined && row.session_id !== sessionId) continue;
-      if (userId !== undefined && row.user_id !== userId) continue;
-      add(entry, row);
+      if (sessionId !== undefined && row[4] !== sessionId) continue;
+      if (userId !== undefined && row[5] !== userId) continue;
+      entry.rows.set(row[0], cached(row));
     }
     entry.watermark = watermark;
   }
@@ -126,6 +131,7 @@ function remove(entry: Entry, id: number): void {
   entry.rows.delete(id);
 }
 
-function add(entry: Entry, row: TermsRow): void {
-  entry.rows.set(row.id, row);
+/** A stored row as the cache keeps it, its terms as uint32 words. */
+function cached(row: StoredTermsRow): TermsRow {
+  return [row[0], row[1], row[2], termWords(row[3])];
 }

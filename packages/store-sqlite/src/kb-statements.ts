@@ -16,24 +16,28 @@ export interface ChunkRow {
   json: string;
 }
 
-/** A chunk row's entry in `mem_kb_terms` (see kb-terms.ts). */
-export interface TermsRow {
-  id: number;
-  session_id: string;
-  user_id: string | null;
-  chunk_id: string;
-  created_at: number;
-  length: number;
-  /** Term ids, ascending (uint32 LE), then their frequencies (uint32 LE): see kb-terms.ts. */
-  terms: Buffer;
-}
+/**
+ * A chunk row's entry in `mem_kb_terms` as a scoped search reads it (a raw row): its id, created
+ * at, analyzed length, and term ids ascending (uint32 LE) then their frequencies (uint32 LE): see
+ * kb-terms.ts. Rows read to catch up also carry the session and user ids after these.
+ */
+export type StoredTermsRow = readonly [
+  id: number,
+  createdAt: number,
+  length: number,
+  terms: Buffer,
+  ...rest: unknown[],
+];
+/** A row as the scope cache keeps it: the terms as uint32 words (`termWords`). */
+export type TermsRow = readonly [id: number, createdAt: number, length: number, terms: Uint32Array];
 
-const TERMS_COLUMNS = 't.id, t.session_id, t.user_id, t.chunk_id, t.created_at, t.length, t.terms';
+const TERMS_COLUMNS = 't.id, t.created_at, t.length, t.terms';
 
 /** Every SQL statement the knowledge base runs, prepared once per connection; values are bound. */
 export function prepareKnowledgeStatements(db: Database) {
   const p = <R = unknown>(sql: string): Prepared<R> => db.prepare<unknown[], R>(sql);
   const value = <R>(sql: string): PreparedValue<R> => db.prepare<[], R>(sql).pluck();
+  const raw = <R>(sql: string): Prepared<R> => db.prepare(sql).raw() as unknown as Prepared<R>;
   return {
     collection: p<{ id: number }>(
       'SELECT id FROM mem_kb_collections WHERE namespace = @ns AND collection_id = @collectionId',
@@ -118,23 +122,25 @@ export function prepareKnowledgeStatements(db: Database) {
        WHERE collection = @collection AND term IN (SELECT value FROM json_each(@terms))`,
     ),
     // A scope's rows, found through mem_kb_chunks' indexes (which hold the row id).
-    sessionTerms: p<TermsRow>(
+    sessionTerms: raw<StoredTermsRow>(
       `SELECT ${TERMS_COLUMNS} FROM mem_kb_chunks c JOIN mem_kb_terms t ON t.id = c.id
        WHERE c.collection = @collection AND c.session_id = @sid`,
     ),
-    userTerms: p<TermsRow>(
+    userTerms: raw<StoredTermsRow>(
       `SELECT ${TERMS_COLUMNS} FROM mem_kb_chunks c JOIN mem_kb_terms t ON t.id = c.id
        WHERE c.collection = @collection AND c.user_id = @user`,
     ),
-    sessionUserTerms: p<TermsRow>(
+    sessionUserTerms: raw<StoredTermsRow>(
       `SELECT ${TERMS_COLUMNS} FROM mem_kb_chunks c JOIN mem_kb_terms t ON t.id = c.id
        WHERE c.collection = @collection AND c.session_id = @sid AND t.user_id = @user`,
     ),
-    /** Term rows of a collection added after row `@after` (a scope cache catching up). */
-    termsAfter: p<TermsRow>(
-      `SELECT ${TERMS_COLUMNS} FROM mem_kb_terms t
+    /** Term rows of a collection added after row `@after`, with session and user (catching up). */
+    termsAfter: raw<[...StoredTermsRow, string, string | null]>(
+      `SELECT ${TERMS_COLUMNS}, t.session_id, t.user_id FROM mem_kb_terms t
        WHERE t.id > @after AND +t.collection = @collection ORDER BY t.id`,
     ),
+    /** A term row's chunk id and session id (to order hits of equal score and time). */
+    chunkKey: raw<[string, string]>('SELECT chunk_id, session_id FROM mem_kb_terms WHERE id = @id'),
     chunkJson: p<{ json: string }>('SELECT json FROM mem_kb_chunks WHERE id = @id'),
     chunkRowsPage: p<{ id: number; collection: number; json: string }>(
       'SELECT id, collection, json FROM mem_kb_chunks WHERE id > @after ORDER BY id LIMIT @limit',

@@ -4,13 +4,13 @@ import {
   type KnowledgeChunk,
   pickTerms,
   rankScope,
-  type ScopeDocument,
   type ScoredHit,
   searchableText,
 } from '@mem/core/backend';
 import type { Database } from 'better-sqlite3';
 import { type Scope, scopeRows } from './kb-scope-cache.ts';
-import type { KnowledgeStatements, TermsRow } from './kb-statements.ts';
+import type { KnowledgeStatements } from './kb-statements.ts';
+import { frequenciesIn, termWords } from './kb-term-words.ts';
 
 /*
  * What BM25 needs, kept in the file beside the chunks, so that a search scoped to a session or
@@ -57,39 +57,9 @@ function encodeTerms(pairs: [id: number, tf: number][]): Buffer {
 }
 
 /** The term ids of an encoding. */
-function termIds(encoded: Buffer): number[] {
-  const n = encoded.length >>> 3;
-  const ids: number[] = new Array(n);
-  for (let i = 0; i < n; i++) ids[i] = encoded.readUInt32LE(4 * i);
-  return ids;
-}
-
-/**
- * Writes into `into[slot]` the frequency of each wanted term in an encoding (0 when absent):
- * `wanted` holds [term id, slot] pairs sorted by id, merged with the encoding's sorted ids.
- */
-export function frequenciesIn(
-  encoded: Buffer,
-  wanted: readonly (readonly [id: number, slot: number])[],
-  into: Float64Array,
-): void {
-  const n = encoded.length >>> 3;
-  let i = 0;
-  for (const [id, slot] of wanted) {
-    // Gallop: the ids are sorted, so skip ahead by halves before stepping.
-    let step = 1;
-    while (i + step < n && encoded.readUInt32LE(4 * (i + step)) < id) step *= 2;
-    let lo = i;
-    let hi = Math.min(n, i + step + 1);
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (encoded.readUInt32LE(4 * mid) < id) lo = mid + 1;
-      else hi = mid;
-    }
-    i = lo;
-    if (i >= n) return;
-    if (encoded.readUInt32LE(4 * i) === id) into[slot] = encoded.readUInt32LE(4 * (n + i));
-  }
+function termIds(encoded: Buffer): Uint32Array {
+  const words = termWords(encoded);
+  return words.subarray(0, words.length >>> 1);
 }
 
 /** Records a chunk row in the statistics (inside the write that inserted it). */
@@ -161,27 +131,21 @@ export function searchScope(
   const picked = pickTerms(weighted);
   if (picked.length === 0) return [];
   const wanted = picked.map(({ id }, slot) => [id, slot] as const).sort((a, b) => a[0] - b[0]);
-  const cached = scopeRows(db, st, collection, scope);
-  const docs: ScopeDocument<TermsRow>[] = [];
-  for (const row of cached) {
-    docs.push({
-      length: row.length,
-      createdAt: row.created_at,
-      id: row.chunk_id,
-      sessionId: row.session_id,
-      ref: row,
-    });
-  }
   const ranked = rankScope(
     { documents: stats.documents, totalLength: stats.length },
     picked,
-    docs,
-    (doc, into) => frequenciesIn(doc.ref.terms, wanted, into),
+    scopeRows(db, st, collection, scope),
+    {
+      length: (row) => row[2],
+      createdAt: (row) => row[1],
+      frequencies: (row, into) => frequenciesIn(row[3], wanted, into),
+      key: (row) => st.chunkKey.get({ id: row[0] }) as [string, string],
+    },
     topK,
   );
   return ranked.map(({ doc, score }) => {
-    const row = st.chunkJson.get({ id: doc.ref.id });
-    if (row === undefined) throw new Error(`chunk row ${doc.ref.id} has terms but no chunk`);
+    const row = st.chunkJson.get({ id: doc[0] });
+    if (row === undefined) throw new Error(`chunk row ${doc[0]} has terms but no chunk`);
     return { chunk: JSON.parse(row.json) as KnowledgeChunk, score };
   });
 }

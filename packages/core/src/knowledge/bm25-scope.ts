@@ -50,55 +50,74 @@ export function pickTerms<T extends { readonly weight: number }>(terms: readonly
   return picked;
 }
 
-/** One document of the scope: its length and, per picked term (same order), its frequency. */
-export interface ScopeDocument<R> {
-  readonly length: number;
-  readonly createdAt: number;
-  readonly id: string;
-  readonly sessionId: string;
-  readonly ref: R;
+/** How `rankScope` reads a document of the scope (a row, say, of any shape `D`). */
+export interface ScopeAccess<D> {
+  /** The document's length (terms, repeats included). */
+  length(doc: D): number;
+  /** Its `metadata.createdAt`: newer first on equal scores. */
+  createdAt(doc: D): number;
+  /** Writes into `into[i]` the frequency of picked term `i` (left 0 when absent). */
+  frequencies(doc: D, into: Float64Array): void;
+  /** Its chunk id and session id: asked only to order documents of equal score and time. */
+  key(doc: D): readonly [id: string, sessionId: string];
 }
 
 /**
- * The `topK` best documents of a scope, best first, with their BM25 scores. `frequencies(doc)`
- * gives the document's frequency of each picked term (in `terms`' order, 0 when absent);
- * documents matching none are left out. Ties go to the newer document (`createdAt`), then the
+ * The `topK` best documents of a scope, best first, with their BM25 scores; documents matching
+ * none of the picked terms are left out. Ties go to the newer document (`createdAt`), then the
  * smaller id, then the smaller session id, as in `Bm25Index`.
  */
-export function rankScope<R>(
+export function rankScope<D>(
   stats: Bm25CollectionStats,
   terms: readonly WeightedTerm[],
-  documents: Iterable<ScopeDocument<R>>,
-  frequencies: (doc: ScopeDocument<R>, into: Float64Array) => void,
+  documents: Iterable<D>,
+  access: ScopeAccess<D>,
   topK: number,
-): { doc: ScopeDocument<R>; score: number }[] {
+): { doc: D; score: number }[] {
   if (terms.length === 0 || topK <= 0) return [];
   const { normBase, normPerLength } = bm25Norms(stats);
   const tfs = new Float64Array(terms.length);
-  const hits: { doc: ScopeDocument<R>; score: number }[] = [];
+  const matched: D[] = [];
+  const scores: number[] = [];
   for (const doc of documents) {
     tfs.fill(0);
-    frequencies(doc, tfs);
+    access.frequencies(doc, tfs);
     let score = 0;
-    let matched = false;
+    let found = false;
+    const length = access.length(doc);
     for (let i = 0; i < terms.length; i++) {
       const tf = tfs[i] as number;
       if (tf === 0) continue;
       const { weight } = terms[i] as WeightedTerm;
       // searchBm25's expression, evaluated in the same order.
-      const part = (weight * tf) / (tf + normBase + normPerLength * doc.length);
-      score = matched ? part + score : part;
-      matched = true;
+      const part = (weight * tf) / (tf + normBase + normPerLength * length);
+      score = found ? part + score : part;
+      found = true;
     }
-    if (matched) hits.push({ doc, score });
+    if (found) {
+      matched.push(doc);
+      scores.push(score);
+    }
   }
-  hits.sort((a, b) => b.score - a.score || tieOrder(a.doc, b.doc));
+  if (matched.length === 0) return [];
+  // Only documents scoring at least the k-th best score can be in the top k.
+  const sorted = Float64Array.from(scores).sort();
+  const bar = sorted[Math.max(0, sorted.length - topK)] as number;
+  const hits: { doc: D; score: number }[] = [];
+  for (let i = 0; i < matched.length; i++) {
+    const score = scores[i] as number;
+    if (score >= bar) hits.push({ doc: matched[i] as D, score });
+  }
+  hits.sort((a, b) => {
+    if (a.score !== b.score) return b.score - a.score;
+    const ta = access.createdAt(a.doc);
+    const tb = access.createdAt(b.doc);
+    if (ta !== tb) return tb - ta;
+    const [ia, sa] = access.key(a.doc);
+    const [ib, sb] = access.key(b.doc);
+    if (ia !== ib) return ia < ib ? -1 : 1;
+    return sa < sb ? -1 : sa > sb ? 1 : 0;
+  });
   if (hits.length > topK) hits.length = topK;
   return hits;
-}
-
-function tieOrder(a: ScopeDocument<unknown>, b: ScopeDocument<unknown>): number {
-  if (a.createdAt !== b.createdAt) return b.createdAt - a.createdAt;
-  if (a.id !== b.id) return a.id < b.id ? -1 : 1;
-  return a.sessionId < b.sessionId ? -1 : a.sessionId > b.sessionId ? 1 : 0;
 }
