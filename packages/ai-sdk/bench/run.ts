@@ -10,9 +10,19 @@ import {
   type MemorySession,
 } from '@mem/core';
 import type { Store } from '@mem/core/backend';
+import { createRedisStore } from '@mem/store-redis';
 import { createSqliteStore } from '@mem/store-sqlite';
 import { generateText, type ModelMessage, wrapLanguageModel } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
+import {
+  assertRedisInstalled,
+  freePort,
+  killRedis,
+  makeDir,
+  type RedisProcess,
+  removeDir,
+  startRedis,
+} from '../../store-redis/src/__fixtures__/redis-process.ts';
 import { textResult } from '../src/__fixtures__/model-results.ts';
 import { memoryMiddleware } from '../src/index.ts';
 
@@ -32,9 +42,12 @@ import { memoryMiddleware } from '../src/index.ts';
  * middleware's.
  *
  * `--quick` shrinks rounds and sizes; `--sizes=10,500` picks sizes; `--stores=memory,sqlite`
- * picks stores.
+ * picks stores (`redis` too: a private redis-server on loopback, started like store-redis's
+ * bench, `appendfsync everysec`; needs `redis-server` on the PATH).
  */
 const quick = process.argv.includes('--quick');
+/** `--drain`: a 1 ms timer before each side, so work left from the side before runs outside it. */
+const drain = process.argv.includes('--drain');
 const flag = (name: string) =>
   process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 /**
@@ -50,9 +63,8 @@ const baseline =
         memoryMiddleware: typeof memoryMiddleware;
       });
 const sizes = flag('sizes')?.split(',').map(Number) ?? (quick ? [10, 500] : [10, 500, 10_000]);
-const storeKinds = (flag('stores')?.split(',') ?? ['memory', 'sqlite']) as Array<
-  'memory' | 'sqlite'
->;
+type StoreKind = 'memory' | 'sqlite' | 'redis';
+const storeKinds = (flag('stores')?.split(',') ?? ['memory', 'sqlite']) as StoreKind[];
 /** The re-sent shape re-sends at most this many interactions (and runs up to this size). */
 const RESENT_TURNS = 500;
 const rounds = quick ? 3 : 8;
@@ -89,14 +101,27 @@ function appHistory(size: number): ModelMessage[] {
 
 const dir = mkdtempSync(join(tmpdir(), 'mem-ai-sdk-bench-'));
 let files = 0;
-function storeOf(kind: 'memory' | 'sqlite'): Store {
-  return kind === 'memory'
-    ? createInMemoryStore()
-    : createSqliteStore({ path: join(dir, `bench-${files++}.db`) });
+let redis: { process: RedisProcess; dir: string; url: string } | undefined;
+async function storeOf(kind: StoreKind): Promise<Store> {
+  if (kind === 'memory') return createInMemoryStore();
+  if (kind === 'sqlite') return createSqliteStore({ path: join(dir, `bench-${files++}.db`) });
+  if (redis === undefined) {
+    assertRedisInstalled();
+    const where = makeDir('ai-sdk-bench');
+    const port = await freePort();
+    const server = await startRedis(port, where, ['--appendfsync', 'everysec']);
+    redis = { process: server, dir: where, url: `redis://127.0.0.1:${port}` };
+  }
+  return createRedisStore({ url: redis.url, prefix: `bench${files++}` });
 }
+const storeNames: Record<StoreKind, string> = {
+  memory: 'in-memory',
+  sqlite: 'SQLite file',
+  redis: 'Redis (loopback)',
+};
 
-async function measure(kind: 'memory' | 'sqlite', size: number, shape: Shape) {
-  const store = storeOf(kind);
+async function measure(kind: StoreKind, size: number, shape: Shape) {
+  const store = await storeOf(kind);
   const engine: MemoryEngine = createMemoryEngine({ store, profile });
   const byHand = engine.session('by-hand');
   const wrapped = engine.session('middleware');
@@ -154,6 +179,7 @@ async function measure(kind: 'memory' | 'sqlite', size: number, shape: Shape) {
       // what one side left lands on every side alike.
       for (let k = 0; k < sides.length; k++) {
         const [side, call] = sides[(i + k) % sides.length] as (typeof sides)[number];
+        if (drain) await new Promise((resolve) => setTimeout(resolve, 1));
         const t0 = now();
         await call();
         if (keep) samples[side].push(Number(now() - t0));
@@ -183,7 +209,7 @@ try {
         const { hand, middleware, plain, was } = await measure(kind, size, shape);
         const overheadUs = middleware.medianUs - plain.medianUs - hand.medianUs;
         rows.push({
-          store: kind === 'memory' ? 'in-memory' : 'SQLite file',
+          store: storeNames[kind],
           prompt: shape === 'question' ? 'new question' : 'history re-sent',
           'earlier interactions': size.toLocaleString('en-US'),
           'engine by hand': fmtUs(hand.medianUs),
@@ -213,6 +239,10 @@ try {
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });
+  if (redis !== undefined) {
+    await killRedis(redis.process);
+    removeDir(redis.dir);
+  }
 }
 printTable(
   `memoryMiddleware per generateText call (medians, ${rounds} interleaved rounds × ${perRound} calls, max_tokens 4,000, instant mock model; target: middleware beyond both <= 1 ms at 500)`,
