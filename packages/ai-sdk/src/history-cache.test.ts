@@ -200,6 +200,43 @@ describe('memoryMiddleware re-sending the history, one engine', () => {
     expect((await stored(engine)).slice(-2)).toEqual(['user: u3', 'assistant: a3']);
   });
 
+  it('keeps the 64 most recently used sessions of an engine, and reads the store for others', async () => {
+    let reads = 0;
+    const store = createInMemoryStore();
+    const counted: Store = new Proxy(store, {
+      get(target, key, receiver) {
+        if (key !== 'read') return Reflect.get(target, key, receiver);
+        return (...args: Parameters<Store['read']>) => {
+          if (args[1]?.afterSeq === undefined) reads++;
+          return target.read(...args);
+        };
+      },
+    });
+    const engine = createMemoryEngine({ store: counted, profile: {} });
+    const apps = Array.from({ length: 65 }, (_, i) => chatApp(engine, `chat-${i}`));
+    for (const app of apps) {
+      await app.send([user('u1')], 'a1');
+      await app.send([user('u1'), assistant('a1'), user('u2')], 'a2');
+    }
+    const third = [user('u1'), assistant('a1'), user('u2'), assistant('a2'), user('u3')];
+
+    reads = 0;
+    await (apps[64] as (typeof apps)[number]).send(third, 'a3');
+    const newest = reads;
+    reads = 0;
+    await (apps[0] as (typeof apps)[number]).send(third, 'a3');
+    const oldest = reads;
+
+    expect({ newest, oldest }).toEqual({ newest: 0, oldest: 1 });
+    for (const id of ['chat-0', 'chat-64']) {
+      expect((await stored(engine, id)).slice(-3)).toEqual([
+        'assistant: a2',
+        'user: u3',
+        'assistant: a3',
+      ]);
+    }
+  });
+
   it('replaces a message another handle of the same engine changed between two calls', async () => {
     const engine = createMemoryEngine({ store: createInMemoryStore(), profile: {} });
     const app = chatApp(engine);

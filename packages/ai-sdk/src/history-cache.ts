@@ -43,6 +43,7 @@ export interface KeptHistory {
 }
 
 interface Entry extends KeptHistory {
+  sessionId: string;
   counters: Counters;
   roles: string[];
   texts: Array<string | undefined>;
@@ -166,9 +167,9 @@ export async function sessionHistory(
   const histories = historiesOf(engine);
   const id = session.id;
   const found = histories.entries.get(id);
-  const drop = (entry: Entry) => {
-    if (histories.entries.get(id) !== entry) return;
-    histories.entries.delete(id);
+  const drop = (entry: Entry | undefined) => {
+    if (entry === undefined || histories.entries.get(entry.sessionId) !== entry) return;
+    histories.entries.delete(entry.sessionId);
     histories.chars -= entry.chars;
   };
   const read = countersOf(info);
@@ -205,8 +206,10 @@ export async function sessionHistory(
   return {
     kept,
     remember(tail, promptLength) {
-      if (entry !== undefined) drop(entry);
+      // Whatever is kept for the session now (this call's, or one a call without the lock left).
+      drop(histories.entries.get(id));
       const e: Entry = {
+        sessionId: id,
         // The counters read before the tail: a write in between makes them older than what the
         // tail holds, so the next call sees other counters and reads again.
         counters: read,
