@@ -99,10 +99,11 @@ export function prepareKnowledgeStatements(db: Database) {
       'SELECT terms, length FROM mem_kb_terms WHERE id = @id',
     ),
     deleteTerms: p('DELETE FROM mem_kb_terms WHERE id = @id'),
-    /** Counts one more chunk holding the term; gives the term's id in the collection. */
+    /** Counts `@n` more chunks holding the term; gives the term's id in the collection. */
     incrementDf: p<{ id: number }>(
-      `INSERT INTO mem_kb_df (collection, term, documents) VALUES (@collection, @term, 1)
-       ON CONFLICT (collection, term) DO UPDATE SET documents = documents + 1 RETURNING id`,
+      `INSERT INTO mem_kb_df (collection, term, documents) VALUES (@collection, @term, @n)
+       ON CONFLICT (collection, term) DO UPDATE SET documents = documents + excluded.documents
+       RETURNING id`,
     ),
     decrementDf: p<{ documents: number }>(
       'UPDATE mem_kb_df SET documents = documents - 1 WHERE id = @id RETURNING documents',

@@ -62,30 +62,56 @@ function termIds(encoded: Buffer): Uint32Array {
   return words.subarray(0, words.length >>> 1);
 }
 
-/** Records a chunk row in the statistics (inside the write that inserted it). */
-export function addTerms(
-  st: KnowledgeStatements,
-  collection: number,
-  id: number,
-  chunk: KnowledgeChunk,
-  analyzed: AnalyzedChunk,
-): void {
-  const pairs: [number, number][] = [];
-  for (const [term, tf] of analyzed.frequencies) {
-    const row = st.incrementDf.get({ collection, term }) as { id: number };
-    pairs.push([row.id, tf]);
+/**
+ * Records chunk rows in the statistics (inside the write that inserted them): `add` each row,
+ * then `flush` once. A term shared by many chunks of the batch costs one update of its count.
+ */
+export class TermsBatch {
+  readonly #st: KnowledgeStatements;
+  readonly #collection: number;
+  readonly #rows: { id: number; chunk: KnowledgeChunk; analyzed: AnalyzedChunk }[] = [];
+  readonly #counts = new Map<string, number>();
+
+  constructor(st: KnowledgeStatements, collection: number) {
+    this.#st = st;
+    this.#collection = collection;
   }
-  st.insertTerms.run({
-    id,
-    collection,
-    sid: chunk.metadata.sessionId,
-    chunkId: chunk.id,
-    user: chunk.metadata.userId ?? null,
-    createdAt: chunk.metadata.createdAt,
-    length: analyzed.length,
-    terms: encodeTerms(pairs),
-  });
-  st.addStats.run({ collection, documents: 1, length: analyzed.length });
+
+  add(id: number, chunk: KnowledgeChunk, analyzed: AnalyzedChunk): void {
+    this.#rows.push({ id, chunk, analyzed });
+    for (const term of analyzed.frequencies.keys()) {
+      this.#counts.set(term, (this.#counts.get(term) ?? 0) + 1);
+    }
+  }
+
+  flush(): void {
+    const st = this.#st;
+    const collection = this.#collection;
+    if (this.#rows.length === 0) return;
+    const ids = new Map<string, number>();
+    for (const [term, n] of this.#counts) {
+      ids.set(term, (st.incrementDf.get({ collection, term, n }) as { id: number }).id);
+    }
+    let length = 0;
+    for (const { id, chunk, analyzed } of this.#rows) {
+      const pairs: [number, number][] = [];
+      for (const [term, tf] of analyzed.frequencies) pairs.push([ids.get(term) as number, tf]);
+      st.insertTerms.run({
+        id,
+        collection,
+        sid: chunk.metadata.sessionId,
+        chunkId: chunk.id,
+        user: chunk.metadata.userId ?? null,
+        createdAt: chunk.metadata.createdAt,
+        length: analyzed.length,
+        terms: encodeTerms(pairs),
+      });
+      length += analyzed.length;
+    }
+    st.addStats.run({ collection, documents: this.#rows.length, length });
+    this.#rows.length = 0;
+    this.#counts.clear();
+  }
 }
 
 /** Takes a chunk row out of the statistics (inside the write that deletes it). */
@@ -162,15 +188,21 @@ export function backfillTerms(st: KnowledgeStatements): void {
   for (;;) {
     const page = st.chunkRowsPage.all({ after, limit: 1000 });
     if (page.length === 0) return;
-    for (const row of page) backfillRow(st, row);
+    const batches = new Map<number, TermsBatch>();
+    for (const row of page) {
+      let batch = batches.get(row.collection);
+      if (batch === undefined) {
+        batch = new TermsBatch(st, row.collection);
+        batches.set(row.collection, batch);
+      }
+      backfillRow(batch, row);
+    }
+    for (const batch of batches.values()) batch.flush();
     after = (page[page.length - 1] as { id: number }).id;
   }
 }
 
-function backfillRow(
-  st: KnowledgeStatements,
-  row: { id: number; collection: number; json: string },
-): void {
+function backfillRow(batch: TermsBatch, row: { id: number; json: string }): void {
   let chunk: KnowledgeChunk;
   let analyzed: AnalyzedChunk;
   try {
@@ -179,5 +211,5 @@ function backfillRow(
   } catch {
     return;
   }
-  addTerms(st, row.collection, row.id, chunk, analyzed);
+  batch.add(row.id, chunk, analyzed);
 }

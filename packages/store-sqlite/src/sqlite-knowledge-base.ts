@@ -34,7 +34,7 @@ import {
 } from './kb-mirror.ts';
 import { pruneRemovedLog, removeChunkRow } from './kb-remove.ts';
 import { type KnowledgeStatements, prepareKnowledgeStatements } from './kb-statements.ts';
-import { addTerms, analyzeChunk, searchScope } from './kb-terms.ts';
+import { type AnalyzedChunk, analyzeChunk, searchScope, TermsBatch } from './kb-terms.ts';
 import {
   assertSameSpace,
   bindSpace,
@@ -164,6 +164,8 @@ export function createSqliteKnowledgeBase(options: SqliteKnowledgeBaseOptions): 
         vectors = await embedTexts(embedder, parsed.map(searchableText), 'document', LABEL);
         assertOpen();
       }
+      // Analyzed before the write lock is taken.
+      const analyzedChunks = parsed.map(analyzeChunk);
       await connection.write(
         (st, db) => {
           const vec =
@@ -178,12 +180,13 @@ export function createSqliteKnowledgeBase(options: SqliteKnowledgeBaseOptions): 
           }
           const mirror = existingMirror(db, st, collection);
           const write: OwnWrite = { removed: [], added: [], lastSeq: 0 };
+          const terms = new TermsBatch(st, collection);
           parsed.forEach((chunk, i) => {
             const sid = chunk.metadata.sessionId;
             const key = { collection, sid, chunkId: chunk.id };
             const old = st.chunkRowId.get(key)?.id;
             if (old !== undefined) removeChunkRow(st, collection, old, vec, write);
-            const analyzed = analyzeChunk(chunk);
+            const analyzed = analyzedChunks[i] as AnalyzedChunk;
             const id = Number(
               st.insertChunk.run({
                 ...key,
@@ -194,13 +197,14 @@ export function createSqliteKnowledgeBase(options: SqliteKnowledgeBaseOptions): 
               }).lastInsertRowid,
             );
             st.insertText.run({ id, scope: `c${collection}`, body: analyzed.body });
-            addTerms(st, collection, id, chunk, analyzed);
+            terms.add(id, chunk, analyzed);
             write.added.push({ id, chunk });
             const vector = vectors?.[i];
             if (vec !== undefined && vector !== undefined) {
               vec.insert(id, collection as number, sid, vector);
             }
           });
+          terms.flush();
           pruneRemovedLog(st, write);
           return { mirror, write };
         },
