@@ -59,7 +59,9 @@ async function expectRanksLike(redis: KnowledgeBase, memory: KnowledgeBase): Pro
       actual.map((h) => h.chunk.id),
       query,
     ).toEqual(expected.map((h) => h.chunk.id));
-    actual.forEach((hit, i) => expect(hit.score, query).toBeCloseTo(expected[i]!.score, 9));
+    for (const [i, hit] of actual.entries()) {
+      expect(hit.score, query).toBeCloseTo(expected[i]!.score, 9);
+    }
   }
 }
 
