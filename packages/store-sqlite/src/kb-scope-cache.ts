@@ -3,11 +3,14 @@ import type { KnowledgeStatements, StoredTermsRow, TermsRow } from './kb-stateme
 import { termWords } from './kb-term-words.ts';
 
 /**
- * Most chunk rows a connection keeps in its scope cache, all scopes together (about 8 bytes per
- * distinct term of a chunk plus ~150 bytes: ~0.6 kB for three dialogue turns). A scope with more
- * rows is read from the file on every search.
+ * Most chunk rows a connection keeps in its scope cache, all scopes together (about 16 bytes per
+ * distinct term of a chunk, its words and its place in the scope's postings, plus ~150 bytes:
+ * ~1.1 kB for three dialogue turns). A scope with more rows is read from the file on every
+ * search.
  */
 export const SCOPE_CACHE_CHUNKS = 50_000;
+/** Scopes with fewer rows are scanned whole; larger ones get postings once searched twice. */
+const POSTINGS_FROM = 256;
 
 /** A search scope: one session, one user's chunks, or one user's chunks in one session. */
 export interface Scope {
@@ -25,6 +28,10 @@ export type ScopeRows = Iterable<TermsRow>;
 
 interface Entry {
   readonly rows: Map<number, TermsRow>;
+  /** Term id → the ids of the rows holding it (built on the scope's second search). */
+  postings: Map<number, number[]> | undefined;
+  /** Rows removed since the postings were built (their ids stay in them, skipped). */
+  removedSince: number;
   readonly collection: number;
   readonly scope: Scope;
   /** The largest mem_kb_chunks.id (of any collection) already looked at. */
@@ -38,12 +45,17 @@ const caches = new WeakMap<Database, Map<string, Entry>>();
 /** Cached rows, all entries of a connection together. */
 const cachedRows = new WeakMap<Map<string, Entry>, { count: number }>();
 
-/** The rows of `scope` in `collection`, from the cache or the file (inside a read transaction). */
+/**
+ * The rows of `scope` in `collection` that may hold one of the term ids `wanted` (every row of
+ * the scope, or only those its postings list), from the cache or the file (inside a read
+ * transaction).
+ */
 export function scopeRows(
   db: Database,
   st: KnowledgeStatements,
   collection: number,
   scope: Scope,
+  wanted: readonly number[],
 ): ScopeRows {
   let cache = caches.get(db);
   if (cache === undefined) {
@@ -59,7 +71,7 @@ export function scopeRows(
     total.count -= found.rows.size;
     if (catchUp(st, found)) {
       keep(cache, total, key, found);
-      return found.rows.values();
+      return candidates(found, wanted);
     }
   }
   const watermark = st.lastChunkId.get() ?? 0;
@@ -89,7 +101,37 @@ function newEntry(
   watermark: number,
   removedSeq: number,
 ): Entry {
-  return { collection, scope, rows, watermark, removedSeq };
+  return { collection, scope, rows, watermark, removedSeq, postings: undefined, removedSince: 0 };
+}
+
+/** The rows of a cached entry that hold one of `wanted`, through its postings (built here). */
+function candidates(entry: Entry, wanted: readonly number[]): ScopeRows {
+  const { rows } = entry;
+  if (rows.size < POSTINGS_FROM) return rows.values();
+  if (entry.postings === undefined || entry.removedSince > rows.size / 2) {
+    entry.postings = new Map();
+    entry.removedSince = 0;
+    for (const row of rows.values()) post(entry.postings, row);
+  }
+  const ids = new Set<number>();
+  for (const term of wanted) {
+    for (const id of entry.postings.get(term) ?? []) if (rows.has(id)) ids.add(id);
+  }
+  const out: TermsRow[] = [];
+  for (const id of ids) out.push(rows.get(id) as TermsRow);
+  return out;
+}
+
+/** Lists a row under each of its term ids. */
+function post(postings: Map<number, number[]>, row: TermsRow): void {
+  const words = row[3];
+  const n = words.length >>> 1;
+  for (let i = 0; i < n; i++) {
+    const term = words[i] as number;
+    const list = postings.get(term);
+    if (list === undefined) postings.set(term, [row[0]]);
+    else list.push(row[0]);
+  }
 }
 
 /** Keeps an entry as the newest, dropping the oldest ones beyond the cache's size. */
@@ -110,7 +152,9 @@ function catchUp(st: KnowledgeStatements, entry: Entry): boolean {
   if (last !== null && last > entry.removedSeq) {
     if (first !== null && entry.removedSeq < first - 1) return false;
     for (const tomb of st.removedAfter.all({ seq: entry.removedSeq })) {
-      if (tomb.collection === entry.collection) remove(entry, tomb.chunk);
+      if (tomb.collection === entry.collection && entry.rows.delete(tomb.chunk)) {
+        entry.removedSince++;
+      }
     }
     entry.removedSeq = last;
   }
@@ -120,15 +164,13 @@ function catchUp(st: KnowledgeStatements, entry: Entry): boolean {
     for (const row of st.termsAfter.all({ after: entry.watermark, collection: entry.collection })) {
       if (sessionId !== undefined && row[4] !== sessionId) continue;
       if (userId !== undefined && row[5] !== userId) continue;
-      entry.rows.set(row[0], cached(row));
+      const kept = cached(row);
+      entry.rows.set(row[0], kept);
+      if (entry.postings !== undefined) post(entry.postings, kept);
     }
     entry.watermark = watermark;
   }
   return true;
-}
-
-function remove(entry: Entry, id: number): void {
-  entry.rows.delete(id);
 }
 
 /** A stored row as the cache keeps it, its terms as uint32 words. */

@@ -160,7 +160,13 @@ export function searchScope(
   const ranked = rankScope(
     { documents: stats.documents, totalLength: stats.length },
     picked,
-    scopeRows(db, st, collection, scope),
+    scopeRows(
+      db,
+      st,
+      collection,
+      scope,
+      wanted.map(([id]) => id),
+    ),
     {
       length: (row) => row[2],
       createdAt: (row) => row[1],

@@ -66,6 +66,51 @@ describe('a search scoped to a session or a user reads BM25 statistics from the 
     expect(await ids(reader, 'refund ramen train', { sessionId: 's3' })).toEqual(['c']);
   });
 
+  it('ranks a large scope it searched before through its postings, as the in-memory knowledge base does, across writes of another connection', async () => {
+    const { reader, writer } = twoConnections();
+    const memory = createInMemoryKnowledgeBase();
+    opened.push(memory);
+    const words = Array.from({ length: 40 }, (_, i) => `word${i}`);
+    let seed = 7;
+    const next = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return seed;
+    };
+    const text = () => Array.from({ length: 6 }, () => words[next() % words.length]).join(' ');
+    const batch = (from: number, count: number, sessionId: string) =>
+      Array.from({ length: count }, (_, i) => ({
+        ...inSession(`c${from + i}`, text(), sessionId, 'u1'),
+        metadata: { ...inSession('x', 'x', sessionId, 'u1').metadata, createdAt: next() % 5 },
+      }));
+    const both = async (step: (kb: KnowledgeBase) => Promise<unknown>) => {
+      await step(writer);
+      await step(memory);
+    };
+    const adding = (chunks: KnowledgeChunk[]) => both((kb) => kb.add(TEST_COLLECTION, chunks));
+    await adding(batch(0, 600, 's1'));
+    await adding(batch(600, 300, 's2'));
+    const compare = async () => {
+      for (const scope of [{ sessionId: 's1' }, { userId: 'u1' }]) {
+        for (let q = 0; q < 4; q++) {
+          const query = `${words[next() % 40]} ${words[next() % 40]} ${words[next() % 40]}`;
+          const options = { topK: 8, ...scope };
+          expect(view(await reader.search(TEST_COLLECTION, query, options))).toEqual(
+            view(await memory.search(TEST_COLLECTION, query, options)),
+          );
+        }
+      }
+    };
+    await compare();
+    await compare(); // the second search of each scope builds its postings
+    await adding(batch(900, 50, 's1'));
+    await compare();
+    await both((kb) => kb.delete(TEST_COLLECTION, { sessionId: 's1', messageIds: [] }));
+    await adding(batch(0, 400, 's1')); // replaces c0..c399
+    await compare();
+    await both((kb) => kb.delete(TEST_COLLECTION, { sessionId: 's2' }));
+    await compare();
+  });
+
   it('reads a scope again when the tombstone log was pruned past what it saw', async () => {
     const { reader, writer, path } = twoConnections();
     await writer.add(TEST_COLLECTION, [
