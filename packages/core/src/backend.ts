@@ -17,10 +17,13 @@ export type {
   WeightedTerm,
 } from './knowledge/bm25-scope.ts';
 export {
+  bm25Norms,
+  bm25TermScore,
   bm25Weight,
   MAX_QUERY_TERMS as MAX_SCORED_QUERY_TERMS,
   pickTerms,
   rankScope,
+  topScored,
 } from './knowledge/bm25-scope.ts';
 export { keepsSimilarity, normalizeVector } from './knowledge/cosine.ts';
 export { deleteMatcher } from './knowledge/delete-matcher.ts';

@@ -26,10 +26,27 @@ export interface Scope {
  */
 export type ScopeRows = Iterable<TermsRow>;
 
+/** The rows of a cached scope holding one term (row ids, some of removed rows), with frequencies. */
+export interface Posting {
+  readonly ids: number[];
+  readonly tfs: number[];
+}
+
+/**
+ * What a search reads of a scope: every row (`rows`, to scan), or, for a large scope searched
+ * before, its postings and rows by id (`postings`: only rows holding a query term are visited).
+ */
+export type ScopeView =
+  | { readonly rows: ScopeRows; readonly postings?: undefined }
+  | {
+      readonly rows: ReadonlyMap<number, TermsRow>;
+      readonly postings: ReadonlyMap<number, Posting>;
+    };
+
 interface Entry {
   readonly rows: Map<number, TermsRow>;
-  /** Term id → the ids of the rows holding it (built on the scope's second search). */
-  postings: Map<number, number[]> | undefined;
+  /** Term id → the rows holding it and its frequency in each (built on the second search). */
+  postings: Map<number, Posting> | undefined;
   /** Rows removed since the postings were built (their ids stay in them, skipped). */
   removedSince: number;
   readonly collection: number;
@@ -46,17 +63,15 @@ const caches = new WeakMap<Database, Map<string, Entry>>();
 const cachedRows = new WeakMap<Map<string, Entry>, { count: number }>();
 
 /**
- * The rows of `scope` in `collection` that may hold one of the term ids `wanted` (every row of
- * the scope, or only those its postings list), from the cache or the file (inside a read
- * transaction).
+ * The rows of `scope` in `collection`, from the cache or the file (inside a read transaction):
+ * to scan, or with postings for a large scope searched before.
  */
 export function scopeRows(
   db: Database,
   st: KnowledgeStatements,
   collection: number,
   scope: Scope,
-  wanted: readonly number[],
-): ScopeRows {
+): ScopeView {
   let cache = caches.get(db);
   if (cache === undefined) {
     cache = new Map();
@@ -71,7 +86,7 @@ export function scopeRows(
     total.count -= found.rows.size;
     if (catchUp(st, found)) {
       keep(cache, total, key, found);
-      return candidates(found, wanted);
+      return view(found);
     }
   }
   const watermark = st.lastChunkId.get() ?? 0;
@@ -80,7 +95,7 @@ export function scopeRows(
   for (const row of readScope(st, collection, scope)) rows.set(row[0], cached(row));
   const entry = newEntry(collection, scope, rows, watermark, removedSeq);
   keep(cache, total, key, entry);
-  return rows.values();
+  return { rows: rows.values() };
 }
 
 function readScope(
@@ -104,33 +119,30 @@ function newEntry(
   return { collection, scope, rows, watermark, removedSeq, postings: undefined, removedSince: 0 };
 }
 
-/** The rows of a cached entry that hold one of `wanted`, through its postings (built here). */
-function candidates(entry: Entry, wanted: readonly number[]): ScopeRows {
+/** A cached entry to scan, or with its postings (built here on its second search). */
+function view(entry: Entry): ScopeView {
   const { rows } = entry;
-  if (rows.size < POSTINGS_FROM) return rows.values();
+  if (rows.size < POSTINGS_FROM) return { rows: rows.values() };
   if (entry.postings === undefined || entry.removedSince > rows.size / 2) {
     entry.postings = new Map();
     entry.removedSince = 0;
     for (const row of rows.values()) post(entry.postings, row);
   }
-  const ids = new Set<number>();
-  for (const term of wanted) {
-    for (const id of entry.postings.get(term) ?? []) if (rows.has(id)) ids.add(id);
-  }
-  const out: TermsRow[] = [];
-  for (const id of ids) out.push(rows.get(id) as TermsRow);
-  return out;
+  return { rows, postings: entry.postings };
 }
 
-/** Lists a row under each of its term ids. */
-function post(postings: Map<number, number[]>, row: TermsRow): void {
+/** Lists a row under each of its term ids, with the term's frequency. */
+function post(postings: Map<number, Posting>, row: TermsRow): void {
   const words = row[3];
   const n = words.length >>> 1;
   for (let i = 0; i < n; i++) {
     const term = words[i] as number;
-    const list = postings.get(term);
-    if (list === undefined) postings.set(term, [row[0]]);
-    else list.push(row[0]);
+    const posting = postings.get(term);
+    if (posting === undefined) postings.set(term, { ids: [row[0]], tfs: [words[n + i] as number] });
+    else {
+      posting.ids.push(row[0]);
+      posting.tfs.push(words[n + i] as number);
+    }
   }
 }
 

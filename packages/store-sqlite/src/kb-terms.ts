@@ -1,15 +1,18 @@
 import {
   analyzeText,
+  bm25Norms,
+  bm25TermScore,
   bm25Weight,
   type KnowledgeChunk,
   pickTerms,
   rankScope,
   type ScoredHit,
   searchableText,
+  topScored,
 } from '@mem/core/backend';
 import type { Database } from 'better-sqlite3';
 import { type Scope, scopeRows } from './kb-scope-cache.ts';
-import type { KnowledgeStatements } from './kb-statements.ts';
+import type { KnowledgeStatements, TermsRow } from './kb-statements.ts';
 import { frequenciesIn, termWords } from './kb-term-words.ts';
 
 /*
@@ -156,25 +159,48 @@ export function searchScope(
   }
   const picked = pickTerms(weighted);
   if (picked.length === 0) return [];
-  const wanted = picked.map(({ id }, slot) => [id, slot] as const).sort((a, b) => a[0] - b[0]);
-  const ranked = rankScope(
-    { documents: stats.documents, totalLength: stats.length },
-    picked,
-    scopeRows(
-      db,
-      st,
-      collection,
-      scope,
-      wanted.map(([id]) => id),
-    ),
-    {
-      length: (row) => row[2],
-      createdAt: (row) => row[1],
-      frequencies: (row, into) => frequenciesIn(row[3], wanted, into),
-      key: (row) => st.chunkKey.get({ id: row[0] }) as [string, string],
-    },
-    topK,
-  );
+  const collectionStats = { documents: stats.documents, totalLength: stats.length };
+  const access = {
+    length: (row: TermsRow) => row[2],
+    createdAt: (row: TermsRow) => row[1],
+    key: (row: TermsRow) => st.chunkKey.get({ id: row[0] }) as [string, string],
+  };
+  const view = scopeRows(db, st, collection, scope);
+  let ranked: { doc: TermsRow; score: number }[];
+  if (view.postings === undefined) {
+    const wanted = picked.map(({ id }, slot) => [id, slot] as const).sort((a, b) => a[0] - b[0]);
+    ranked = rankScope(
+      collectionStats,
+      picked,
+      view.rows,
+      { ...access, frequencies: (row, into) => frequenciesIn(row[3], wanted, into) },
+      topK,
+    );
+  } else {
+    // Term at a time over the postings, in `picked` order: the sums `rankScope` would make.
+    const norms = bm25Norms(collectionStats);
+    const scores = new Map<number, number>();
+    for (const { id: term, weight } of picked) {
+      const posting = view.postings.get(term);
+      if (posting === undefined) continue;
+      const { ids, tfs } = posting;
+      for (let j = 0; j < ids.length; j++) {
+        const rowId = ids[j] as number;
+        const row = view.rows.get(rowId);
+        if (row === undefined) continue; // removed since the postings were built
+        const part = bm25TermScore(weight, tfs[j] as number, row[2], norms);
+        const sum = scores.get(rowId);
+        scores.set(rowId, sum === undefined ? part : part + sum);
+      }
+    }
+    const matched: TermsRow[] = [];
+    const values: number[] = [];
+    for (const [rowId, score] of scores) {
+      matched.push(view.rows.get(rowId) as TermsRow);
+      values.push(score);
+    }
+    ranked = topScored(matched, values, access, topK);
+  }
   return ranked.map(({ doc, score }) => {
     const row = st.chunkJson.get({ id: doc[0] });
     if (row === undefined) throw new Error(`chunk row ${doc[0]} has terms but no chunk`);

@@ -99,7 +99,21 @@ export function rankScope<D>(
       scores.push(score);
     }
   }
-  if (matched.length === 0) return [];
+  return topScored(matched, scores, access, topK);
+}
+
+/**
+ * The `topK` best of scored documents (`scores[i]` is `documents[i]`'s), best first, ordered as
+ * `rankScope` orders them: for a knowledge base that sums the scores itself (term at a time,
+ * with `bm25TermScore` in `pickTerms` order).
+ */
+export function topScored<D>(
+  matched: readonly D[],
+  scores: readonly number[],
+  access: Pick<ScopeAccess<D>, 'createdAt' | 'key'>,
+  topK: number,
+): { doc: D; score: number }[] {
+  if (matched.length === 0 || topK <= 0) return [];
   // Only documents scoring at least the k-th best score can be in the top k.
   const sorted = Float64Array.from(scores).sort();
   const bar = sorted[Math.max(0, sorted.length - topK)] as number;
@@ -120,4 +134,14 @@ export function rankScope<D>(
   });
   if (hits.length > topK) hits.length = topK;
   return hits;
+}
+
+/** What one term adds to a document's BM25 score: `searchBm25`'s expression, in its order. */
+export function bm25TermScore(
+  weight: number,
+  tf: number,
+  length: number,
+  norms: { normBase: number; normPerLength: number },
+): number {
+  return (weight * tf) / (tf + norms.normBase + norms.normPerLength * length);
 }
