@@ -201,12 +201,36 @@ export function searchScope(
     }
     ranked = topScored(matched, values, access, topK);
   }
+  let chunks = parsedChunks.get(db);
+  if (chunks === undefined) {
+    chunks = new Map();
+    parsedChunks.set(db, chunks);
+  }
+  const kept = chunks;
   return ranked.map(({ doc, score }) => {
-    const row = st.chunkJson.get({ id: doc[0] });
-    if (row === undefined) throw new Error(`chunk row ${doc[0]} has terms but no chunk`);
-    return { chunk: JSON.parse(row.json) as KnowledgeChunk, score };
+    const id = doc[0];
+    let chunk = kept.get(id);
+    if (chunk === undefined) {
+      const row = st.chunkJson.get({ id });
+      if (row === undefined) throw new Error(`chunk row ${id} has terms but no chunk`);
+      chunk = JSON.parse(row.json) as KnowledgeChunk;
+      kept.set(id, chunk);
+      if (kept.size > PARSED_CHUNKS) kept.delete(kept.keys().next().value as number);
+    } else {
+      kept.delete(id);
+      kept.set(id, chunk);
+    }
+    return { chunk, score };
   });
 }
+
+/**
+ * Chunks a search returned, parsed, by row id, per connection (the least recently returned
+ * dropped first). A row's JSON never changes (a replaced chunk gets a new row id, and ids are
+ * never reused), so an entry needs no invalidation; callers get copies.
+ */
+const parsedChunks = new WeakMap<Database, Map<number, KnowledgeChunk>>();
+const PARSED_CHUNKS = 4_096;
 
 /**
  * Fills the statistics of every chunk already in the file (the migration to schema 6): a

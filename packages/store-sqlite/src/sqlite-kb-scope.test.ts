@@ -111,6 +111,26 @@ describe('a search scoped to a session or a user reads BM25 statistics from the 
     await compare();
   });
 
+  it('hands out copies: a caller that changes a hit changes no later scoped search', async () => {
+    const { reader, writer } = twoConnections();
+    const chunk = knowledgeChunk('a', 'refund for invoice 20931', {
+      sessionId: 's1',
+      userId: 'u1',
+      messageIds: ['m1'],
+    });
+    await writer.add(TEST_COLLECTION, [chunk]);
+    for (const scope of [{ sessionId: 's1' }, { userId: 'u1' }]) {
+      const [hit] = await reader.search(TEST_COLLECTION, 'invoice', { topK: 1, ...scope });
+      expect(hit?.chunk).toStrictEqual(chunk);
+      if (hit !== undefined) {
+        hit.chunk.text = 'mutated';
+        hit.chunk.metadata.messageIds.push('m9');
+      }
+      const [again] = await reader.search(TEST_COLLECTION, 'invoice', { topK: 1, ...scope });
+      expect(again?.chunk).toStrictEqual(chunk);
+    }
+  });
+
   it('reads a scope again when the tombstone log was pruned past what it saw', async () => {
     const { reader, writer, path } = twoConnections();
     await writer.add(TEST_COLLECTION, [

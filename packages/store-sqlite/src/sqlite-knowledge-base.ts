@@ -133,7 +133,7 @@ export function createSqliteKnowledgeBase(options: SqliteKnowledgeBaseOptions): 
     if (terms.length === 0) return [];
     if (scope.sessionId !== undefined || scope.userId !== undefined) {
       // A scoped search reads its scope's rows and the collection's statistics from the file.
-      return searchScope(db, st, collection, terms, scope, topK);
+      return copies(searchScope(db, st, collection, terms, scope, topK));
     }
     const { index } = currentMirror(db, st, collection);
     return copies(index.search(terms, topK));
