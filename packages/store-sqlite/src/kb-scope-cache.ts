@@ -26,10 +26,20 @@ export interface Scope {
  */
 export type ScopeRows = Iterable<TermsRow>;
 
-/** The rows of a cached scope holding one term (row ids, some of removed rows), with frequencies. */
+/** The rows of a cached scope holding one term (slots, some of removed rows), with frequencies. */
 export interface Posting {
-  readonly ids: number[];
+  readonly slots: number[];
   readonly tfs: number[];
+}
+
+/** A large cached scope's postings: rows by dense slot (undefined once removed), scratch arrays. */
+export interface ScopeIndex {
+  readonly postings: Map<number, Posting>;
+  readonly bySlot: (TermsRow | undefined)[];
+  readonly slotOf: Map<number, number>;
+  scores: Float64Array;
+  stamps: Uint32Array;
+  stamp: number;
 }
 
 /**
@@ -37,16 +47,16 @@ export interface Posting {
  * before, its postings and rows by id (`postings`: only rows holding a query term are visited).
  */
 export type ScopeView =
-  | { readonly rows: ScopeRows; readonly postings?: undefined }
+  | { readonly rows: ScopeRows; readonly index?: undefined }
   | {
       readonly rows: ReadonlyMap<number, TermsRow>;
-      readonly postings: ReadonlyMap<number, Posting>;
+      readonly index: ScopeIndex;
     };
 
 interface Entry {
   readonly rows: Map<number, TermsRow>;
   /** Term id → the rows holding it and its frequency in each (built on the second search). */
-  postings: Map<number, Posting> | undefined;
+  index: ScopeIndex | undefined;
   /** Rows removed since the postings were built (their ids stay in them, skipped). */
   removedSince: number;
   readonly collection: number;
@@ -116,31 +126,50 @@ function newEntry(
   watermark: number,
   removedSeq: number,
 ): Entry {
-  return { collection, scope, rows, watermark, removedSeq, postings: undefined, removedSince: 0 };
+  return { collection, scope, rows, watermark, removedSeq, index: undefined, removedSince: 0 };
 }
 
 /** A cached entry to scan, or with its postings (built here on its second search). */
 function view(entry: Entry): ScopeView {
   const { rows } = entry;
   if (rows.size < POSTINGS_FROM) return { rows: rows.values() };
-  if (entry.postings === undefined || entry.removedSince > rows.size / 2) {
-    entry.postings = new Map();
+  if (entry.index === undefined || entry.removedSince > rows.size / 2) {
+    const index: ScopeIndex = {
+      postings: new Map(),
+      bySlot: [],
+      slotOf: new Map(),
+      scores: new Float64Array(0),
+      stamps: new Uint32Array(0),
+      stamp: 0,
+    };
+    for (const row of rows.values()) post(index, row);
+    entry.index = index;
     entry.removedSince = 0;
-    for (const row of rows.values()) post(entry.postings, row);
   }
-  return { rows, postings: entry.postings };
+  const { index } = entry;
+  if (index.scores.length < index.bySlot.length) {
+    const size = Math.max(index.bySlot.length, index.scores.length * 2);
+    index.scores = new Float64Array(size);
+    index.stamps = new Uint32Array(size);
+    index.stamp = 0;
+  }
+  return { rows, index };
 }
 
-/** Lists a row under each of its term ids, with the term's frequency. */
-function post(postings: Map<number, Posting>, row: TermsRow): void {
+/** Gives a row the next slot and lists it under each of its term ids, with the frequency. */
+function post(index: ScopeIndex, row: TermsRow): void {
+  const slot = index.bySlot.length;
+  index.bySlot.push(row);
+  index.slotOf.set(row[0], slot);
   const words = row[3];
   const n = words.length >>> 1;
   for (let i = 0; i < n; i++) {
     const term = words[i] as number;
-    const posting = postings.get(term);
-    if (posting === undefined) postings.set(term, { ids: [row[0]], tfs: [words[n + i] as number] });
-    else {
-      posting.ids.push(row[0]);
+    const posting = index.postings.get(term);
+    if (posting === undefined) {
+      index.postings.set(term, { slots: [slot], tfs: [words[n + i] as number] });
+    } else {
+      posting.slots.push(slot);
       posting.tfs.push(words[n + i] as number);
     }
   }
@@ -166,6 +195,11 @@ function catchUp(st: KnowledgeStatements, entry: Entry): boolean {
     for (const tomb of st.removedAfter.all({ seq: entry.removedSeq })) {
       if (tomb.collection === entry.collection && entry.rows.delete(tomb.chunk)) {
         entry.removedSince++;
+        const slot = entry.index?.slotOf.get(tomb.chunk);
+        if (entry.index !== undefined && slot !== undefined) {
+          entry.index.bySlot[slot] = undefined;
+          entry.index.slotOf.delete(tomb.chunk);
+        }
       }
     }
     entry.removedSeq = last;
@@ -178,7 +212,7 @@ function catchUp(st: KnowledgeStatements, entry: Entry): boolean {
       if (userId !== undefined && row[5] !== userId) continue;
       const kept = cached(row);
       entry.rows.set(row[0], kept);
-      if (entry.postings !== undefined) post(entry.postings, kept);
+      if (entry.index !== undefined) post(entry.index, kept);
     }
     entry.watermark = watermark;
   }

@@ -167,7 +167,7 @@ export function searchScope(
   };
   const view = scopeRows(db, st, collection, scope);
   let ranked: { doc: TermsRow; score: number }[];
-  if (view.postings === undefined) {
+  if (view.index === undefined) {
     const wanted = picked.map(({ id }, slot) => [id, slot] as const).sort((a, b) => a[0] - b[0]);
     ranked = rankScope(
       collectionStats,
@@ -179,27 +179,37 @@ export function searchScope(
   } else {
     // Term at a time over the postings, in `picked` order: the sums `rankScope` would make.
     const norms = bm25Norms(collectionStats);
-    const scores = new Map<number, number>();
+    const index = view.index;
+    const { bySlot, scores, stamps } = index;
+    if (index.stamp === 0xffffffff) {
+      stamps.fill(0);
+      index.stamp = 0;
+    }
+    const stamp = ++index.stamp;
+    const touched: number[] = [];
     for (const { id: term, weight } of picked) {
-      const posting = view.postings.get(term);
+      const posting = index.postings.get(term);
       if (posting === undefined) continue;
-      const { ids, tfs } = posting;
-      for (let j = 0; j < ids.length; j++) {
-        const rowId = ids[j] as number;
-        const row = view.rows.get(rowId);
+      const { slots, tfs } = posting;
+      for (let j = 0; j < slots.length; j++) {
+        const slot = slots[j] as number;
+        const row = bySlot[slot];
         if (row === undefined) continue; // removed since the postings were built
         const part = bm25TermScore(weight, tfs[j] as number, row[2], norms);
-        const sum = scores.get(rowId);
-        scores.set(rowId, sum === undefined ? part : part + sum);
+        if (stamps[slot] === stamp) scores[slot] = part + (scores[slot] as number);
+        else {
+          stamps[slot] = stamp;
+          scores[slot] = part;
+          touched.push(slot);
+        }
       }
     }
-    const matched: TermsRow[] = [];
-    const values: number[] = [];
-    for (const [rowId, score] of scores) {
-      matched.push(view.rows.get(rowId) as TermsRow);
-      values.push(score);
-    }
-    ranked = topScored(matched, values, access, topK);
+    ranked = topScored(
+      touched.map((slot) => bySlot[slot] as TermsRow),
+      touched.map((slot) => scores[slot] as number),
+      access,
+      topK,
+    );
   }
   let chunks = parsedChunks.get(db);
   if (chunks === undefined) {
