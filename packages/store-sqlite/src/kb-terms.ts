@@ -160,10 +160,19 @@ export function searchScope(
   const picked = pickTerms(weighted);
   if (picked.length === 0) return [];
   const collectionStats = { documents: stats.documents, totalLength: stats.length };
+  // Chunk and session ids, read only to order hits of equal score and time, once per search.
+  const keys = new Map<number, readonly [string, string]>();
   const access = {
     length: (row: TermsRow) => row[2],
     createdAt: (row: TermsRow) => row[1],
-    key: (row: TermsRow) => st.chunkKey.get({ id: row[0] }) as [string, string],
+    key: (row: TermsRow) => {
+      let key = keys.get(row[0]);
+      if (key === undefined) {
+        key = st.chunkKey.get({ id: row[0] }) as [string, string];
+        keys.set(row[0], key);
+      }
+      return key;
+    },
   };
   const view = scopeRows(db, st, collection, scope);
   let ranked: { doc: TermsRow; score: number }[];
