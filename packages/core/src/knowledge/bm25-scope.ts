@@ -75,7 +75,7 @@ export function rankScope<D>(
   topK: number,
 ): { doc: D; score: number }[] {
   if (terms.length === 0 || topK <= 0) return [];
-  const { normBase, normPerLength } = bm25Norms(stats);
+  const norms = bm25Norms(stats);
   const tfs = new Float64Array(terms.length);
   const matched: D[] = [];
   const scores: number[] = [];
@@ -88,9 +88,7 @@ export function rankScope<D>(
     for (let i = 0; i < terms.length; i++) {
       const tf = tfs[i] as number;
       if (tf === 0) continue;
-      const { weight } = terms[i] as WeightedTerm;
-      // searchBm25's expression, evaluated in the same order.
-      const part = (weight * tf) / (tf + normBase + normPerLength * length);
+      const part = bm25TermScore((terms[i] as WeightedTerm).weight, tf, length, norms);
       score = found ? part + score : part;
       found = true;
     }

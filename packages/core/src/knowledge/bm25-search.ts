@@ -11,8 +11,6 @@ export { BM25_B, BM25_K1 } from './bm25-state.ts';
 // Float slack on upper bounds, so rounding can never prune a document that could still tie.
 const SLACK = 1 + 1e-9;
 
-export { bm25Idf, MAX_QUERY_TERMS } from './bm25-scope.ts';
-
 /** The posting's impact bound is recomputed with this share of the current norm slope, so it stays valid while the average document grows by up to ~1/9. */
 const IMPACT_MARGIN = 0.9;
 
