@@ -68,7 +68,7 @@ export type {
   RetrievalOptions,
 } from './knowledge/retrieval-options.ts';
 export { checkRetrievalOptions, embedderIssues } from './knowledge/retrieval-options.ts';
-export { kthScore } from './knowledge/select-top-k.ts';
+export { kthHighest, kthScore } from './knowledge/select-top-k.ts';
 export {
   assertValidCollectionId,
   MAX_COLLECTION_ID_LENGTH,

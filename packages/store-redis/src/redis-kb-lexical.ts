@@ -1,4 +1,4 @@
-import { kthScore, type Ranked, type ScoredHit } from '@mem/core/backend';
+import { kthHighest, type Ranked, type ScoredHit } from '@mem/core/backend';
 import type { Cluster, Redis } from 'ioredis';
 import type { ChunkCache } from './redis-kb-chunk-cache.ts';
 import { runLexicalScript } from './redis-kb-lexical-script.ts';
@@ -88,8 +88,7 @@ export async function lexicalHits(
   // Only candidates that can make the cut become objects (unless owners are still to filter).
   let cut = Number.NEGATIVE_INFINITY;
   if (scores.length > depth && depth > 0 && !scope.some((s) => s.owner?.mixed)) {
-    const all = Float64Array.from(scores);
-    cut = kthScore(all, Int32Array.from(all.keys()), all.length, depth);
+    cut = kthHighest(scores, depth);
   }
   const scored: Candidate[] = [];
   scores.forEach((score, i) => {

@@ -1,7 +1,7 @@
 import {
   type KnowledgeChunk,
   keyByChunk,
-  kthScore,
+  kthHighest,
   newerFirst,
   type Ranked,
   type ScoredHit,
@@ -46,9 +46,9 @@ export async function readRanked(
 ): Promise<Ranked<ScoredHit>[]> {
   if (scored.length === 0 || depth <= 0) return [];
   // The depth-th best score, without sorting every candidate.
-  const scores = Float64Array.from(scored, (c) => c.score);
-  const order = Int32Array.from(scores.keys());
-  const cut = kthScore(scores, order, scored.length, Math.min(depth, scored.length));
+  const scores = new Float64Array(scored.length);
+  for (let i = 0; i < scored.length; i++) scores[i] = (scored[i] as Candidate).score;
+  const cut = kthHighest(scores, Math.min(depth, scored.length));
   const bySession = new Map<number, Candidate[]>();
   for (const candidate of scored) {
     if (candidate.score < cut) continue;

@@ -5,7 +5,12 @@ import type { ShortTermStrategy } from '../strategies/short-term/short-term-stra
 import { selectionMessages, selectWindow } from '../strategies/short-term/short-term-strategy.ts';
 import type { EngineContext } from './engine-context.ts';
 import { knowledgeTargets, searchKnowledge } from './knowledge-index.ts';
-import { isRepeat, knowledgeMessage, knowledgeRoom } from './knowledge-message.ts';
+import {
+  isRepeat,
+  type KnowledgeRoom,
+  knowledgeMessage,
+  knowledgeRoom,
+} from './knowledge-message.ts';
 import type { MessageInput } from './message-input.ts';
 import { countNext, withNext } from './next-messages.ts';
 import { recallQuery } from './recall-query.ts';
@@ -129,6 +134,7 @@ export function createContextAssembler(
         : `${state.userId ?? ''}\n${interactions.at(-1)?.messages[0]?.id}\n${query}`;
     let found =
       key !== undefined && state.knowledge?.key === key ? state.knowledge.found : undefined;
+    let knowledge: ReturnType<typeof knowledgeMessage> | undefined;
     if (found === undefined) {
       try {
         // Hits on interactions the window claims are dropped as repeats: ask for that many more.
@@ -136,19 +142,24 @@ export function createContextAssembler(
         for (let i = interactions.length - 1; i >= 0; i--, shown++) {
           if (!room.shown.has(interactions[i]!.messages[0]!.id)) break;
         }
-        found = await searchKnowledge(ctx, id, query, shown, state.userId);
+        const search = { userId: state.userId, tokens: room.tokens };
+        found = await searchKnowledge(ctx, id, query, shown, search);
+        // A shallow search that leaves over a quarter of the room empty, while more hits may
+        // be there, is done again for every hit `top_k` allows (smaller ones may fit).
+        knowledge = knowledgeMessage(ctx, hitsOf(found), room);
+        if (found.some((f) => f.more) && underFilled(knowledge, room)) {
+          found = await searchKnowledge(ctx, id, query, shown, { ...search, deep: true });
+          knowledge = undefined;
+        }
       } catch (error) {
         ctx.events.emit('knowledge:error', { sessionId: id, operation: 'search', error });
         found = [];
+        knowledge = undefined;
       }
       // Only the stored conversation's search is kept: `next` messages change every call.
       if (next.length === 0) state.knowledge = key === undefined ? undefined : { key, found };
     }
-    let knowledge = knowledgeMessage(
-      ctx,
-      found.flatMap((f) => f.hits),
-      room,
-    );
+    knowledge ??= knowledgeMessage(ctx, hitsOf(found), room);
     let selection = select(system, knowledge.message, interactions);
     // The window may have grown into room knowledge left unused: repeat nothing it now shows
     // (dropping hits only frees room, so the window keeps all it had).
@@ -173,4 +184,15 @@ export function createContextAssembler(
       knowledge: knowledge.hits,
     };
   };
+}
+
+const hitsOf = (found: readonly { hits: KnowledgeHit[] }[]) => found.flatMap((f) => f.hits);
+
+/** The knowledge message holds fewer hits than allowed in under three quarters of its room. */
+function underFilled(
+  knowledge: { message: CountedMessage | undefined; hits: readonly KnowledgeHit[] },
+  room: KnowledgeRoom,
+): boolean {
+  if (knowledge.hits.length >= room.maxHits) return false;
+  return (knowledge.message?.tokenCount ?? 0) < 0.75 * room.tokens;
 }

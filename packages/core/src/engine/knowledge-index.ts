@@ -141,27 +141,95 @@ export function searchScope(
   return scope === 'user' && userId !== undefined ? { userId } : { sessionId };
 }
 
-/** Hits for `query` from every collection with `search_mode: "always"`, best first in each. */
+/** What a collection's search returned, and whether it may hold more hits than were asked for. */
+export interface CollectionHits {
+  collectionId: string;
+  hits: KnowledgeHit[];
+  /** The search asked for fewer hits than `top_k` allows and got all it asked for. */
+  more: boolean;
+}
+
+/**
+ * Mean tokens of the hits each collection returned, per engine (by collection id): what a search
+ * expects a hit to take of the knowledge message. Weighs about the last 512 hits.
+ */
+const hitTokens = new WeakMap<EngineContext, Map<string, { mean: number; seen: number }>>();
+const HIT_TOKENS_WEIGHT = 512;
+/** A shallow search asks for this many times the hits the room is expected to hold... */
+const DEPTH_FACTOR = 2;
+/** ...and never fewer than this many (plus the window's interactions). */
+const MIN_DEPTH = 16;
+
+/**
+ * How many hits to ask a collection for. `top_k` plus one per interaction the window shows
+ * (those hits are dropped as repeats) when nothing is known yet or the room has no token limit;
+ * else about twice what the room (`tokens`) is expected to hold, by the mean size of the hits the
+ * collection returned before. A chunk is read whole by every backend, so asking for 100 hits
+ * when 17 fit costs most of a search. `searchKnowledge(..., { deep: true })` asks for all.
+ */
+export function searchDepth(
+  ctx: EngineContext,
+  collectionId: string,
+  topK: number,
+  extra: number,
+  tokens: number,
+): number {
+  const full = Math.min(100, topK + extra);
+  const known = hitTokens.get(ctx)?.get(collectionId);
+  if (known === undefined || !Number.isFinite(tokens)) return full;
+  const fit = Math.ceil((DEPTH_FACTOR * Math.max(tokens, 0)) / Math.max(known.mean, 1));
+  return Math.min(full, extra + Math.max(MIN_DEPTH, fit));
+}
+
+function learnHitTokens(ctx: EngineContext, collectionId: string, hits: readonly KnowledgeHit[]) {
+  let byCollection = hitTokens.get(ctx);
+  if (byCollection === undefined) {
+    byCollection = new Map();
+    hitTokens.set(ctx, byCollection);
+  }
+  let known = byCollection.get(collectionId);
+  for (const hit of hits) {
+    const tokens = hit.chunk.tokenCount;
+    if (!Number.isFinite(tokens) || tokens < 0) continue;
+    if (known === undefined) {
+      known = { mean: tokens, seen: 1 };
+      byCollection.set(collectionId, known);
+    } else {
+      known.seen = Math.min(known.seen + 1, HIT_TOKENS_WEIGHT);
+      known.mean += (tokens - known.mean) / known.seen;
+    }
+  }
+}
+
+/**
+ * Hits for `query` from every collection with `search_mode: "always"`, best first in each: as
+ * many as `searchDepth` says for a knowledge message of `tokens`, or (`deep`) all `top_k` allows.
+ */
 export async function searchKnowledge(
   ctx: EngineContext,
   sessionId: string,
   query: string | undefined,
   extra: number,
-  userId?: string,
-): Promise<{ collectionId: string; hits: KnowledgeHit[] }[]> {
+  options: { userId?: string | undefined; tokens: number; deep?: boolean },
+): Promise<CollectionHits[]> {
   const kb = ctx.knowledgeBase;
   if (kb === undefined || query === undefined) return [];
-  const out: { collectionId: string; hits: KnowledgeHit[] }[] = [];
+  const out: CollectionHits[] = [];
   for (const { config, collectionId } of knowledgeTargets(ctx)) {
     const target = config.knowledge_base!;
     if (target.search_mode !== 'always') continue;
     // Hits already in the window are dropped later: ask for a few more than top_k.
-    const topK = Math.min(100, target.top_k + extra);
+    const full = Math.min(100, target.top_k + extra);
+    const topK =
+      options.deep === true
+        ? full
+        : searchDepth(ctx, collectionId, target.top_k, extra, options.tokens);
     const hits = await kb.search(collectionId, query, {
       topK,
-      ...searchScope(config, sessionId, userId),
+      ...searchScope(config, sessionId, options.userId),
     });
-    out.push({ collectionId, hits });
+    learnHitTokens(ctx, collectionId, hits);
+    out.push({ collectionId, hits, more: topK < full && hits.length >= topK });
   }
   return out;
 }

@@ -72,7 +72,7 @@ export class SessionState {
    * compaction, erasure or clear made here.
    */
   knowledge:
-    | { key: string; found: Array<{ collectionId: string; hits: KnowledgeHit[] }> }
+    | { key: string; found: Array<{ collectionId: string; hits: KnowledgeHit[]; more: boolean }> }
     | undefined;
 
   /**

@@ -1,4 +1,5 @@
 import { BM25_B, BM25_K1 } from './bm25-state.ts';
+import { kthHighest } from './select-top-k.ts';
 
 /* BM25 over one scope's documents with the statistics of a whole collection, for a knowledge
  * base that keeps those statistics (document count, total length, each term's document
@@ -113,8 +114,7 @@ export function topScored<D>(
 ): { doc: D; score: number }[] {
   if (matched.length === 0 || topK <= 0) return [];
   // Only documents scoring at least the k-th best score can be in the top k.
-  const sorted = Float64Array.from(scores).sort();
-  const bar = sorted[Math.max(0, sorted.length - topK)] as number;
+  const bar = matched.length > topK ? kthHighest(scores, topK) : Number.NEGATIVE_INFINITY;
   const hits: { doc: D; score: number }[] = [];
   for (let i = 0; i < matched.length; i++) {
     const score = scores[i] as number;
