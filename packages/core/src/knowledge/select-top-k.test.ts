@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { selectTopK } from './select-top-k.ts';
+import { kthHighest, selectTopK } from './select-top-k.ts';
 
 describe('selectTopK', () => {
   it('returns the k best, best first, as a full sort would', () => {
@@ -26,5 +26,24 @@ describe('selectTopK', () => {
     const scores = [5, 1, 9, 7];
     expect(selectTopK(items, 2, 5, scores, (a, b) => a < b)).toEqual([0, 1]);
     expect(selectTopK(items, 0, 5, scores, (a, b) => a < b)).toEqual([]);
+  });
+});
+
+describe('kthHighest', () => {
+  it('is the k-th highest score, as sorting every score finds it, for plain and typed arrays', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.double({ noNaN: true, min: -1e6, max: 1e6 }), { minLength: 1, maxLength: 300 }),
+        fc.nat(),
+        (raw, pick) => {
+          const scores = raw.map((x) => x + 0); // -0 and 0 are the same score
+          const k = 1 + (pick % scores.length);
+          const expected = [...scores].sort((a, b) => b - a)[k - 1];
+          expect(kthHighest(scores, k)).toBe(expected);
+          expect(kthHighest(Float64Array.from(scores), k)).toBe(expected);
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });
