@@ -132,34 +132,34 @@ export function createContextAssembler(
       query === undefined
         ? undefined
         : `${state.userId ?? ''}\n${interactions.at(-1)?.messages[0]?.id}\n${query}`;
-    let found =
+    const cached =
       key !== undefined && state.knowledge?.key === key ? state.knowledge.found : undefined;
-    let knowledge: ReturnType<typeof knowledgeMessage> | undefined;
-    if (found === undefined) {
+    // Hits on interactions the window claims are dropped as repeats: ask for that many more.
+    let shown = 0;
+    for (let i = interactions.length - 1; i >= 0; i--, shown++) {
+      if (!room.shown.has(interactions[i]!.messages[0]!.id)) break;
+    }
+    const search = async (deep: boolean) => {
       try {
-        // Hits on interactions the window claims are dropped as repeats: ask for that many more.
-        let shown = 0;
-        for (let i = interactions.length - 1; i >= 0; i--, shown++) {
-          if (!room.shown.has(interactions[i]!.messages[0]!.id)) break;
-        }
-        const search = { userId: state.userId, tokens: room.tokens };
-        found = await searchKnowledge(ctx, id, query, shown, search);
-        // A shallow search that leaves over a quarter of the room empty, while more hits may
-        // be there, is done again for every hit `top_k` allows (smaller ones may fit).
-        knowledge = knowledgeMessage(ctx, hitsOf(found), room);
-        if (found.some((f) => f.more) && underFilled(knowledge, room)) {
-          found = await searchKnowledge(ctx, id, query, shown, { ...search, deep: true });
-          knowledge = undefined;
-        }
+        const options = { userId: state.userId, tokens: room.tokens, deep };
+        return await searchKnowledge(ctx, id, query, shown, options);
       } catch (error) {
         ctx.events.emit('knowledge:error', { sessionId: id, operation: 'search', error });
-        found = [];
-        knowledge = undefined;
+        return [];
       }
-      // Only the stored conversation's search is kept: `next` messages change every call.
-      if (next.length === 0) state.knowledge = key === undefined ? undefined : { key, found };
+    };
+    let found = cached ?? (await search(false));
+    let knowledge = knowledgeMessage(ctx, hitsOf(found), room);
+    // A shallow search that leaves over a quarter of the room empty, while more hits may be
+    // there, is made again for every hit `top_k` allows (smaller ones may fit).
+    if (found.some((f) => f.more) && underFilled(knowledge, room)) {
+      found = await search(true);
+      knowledge = knowledgeMessage(ctx, hitsOf(found), room);
     }
-    knowledge ??= knowledgeMessage(ctx, hitsOf(found), room);
+    // Only the stored conversation's search is kept: `next` messages change every call.
+    if (found !== cached && next.length === 0) {
+      state.knowledge = key === undefined ? undefined : { key, found };
+    }
     let selection = select(system, knowledge.message, interactions);
     // The window may have grown into room knowledge left unused: repeat nothing it now shows
     // (dropping hits only frees room, so the window keeps all it had).
