@@ -185,7 +185,9 @@ end
  * id is present replaces it. A session whose vectors are of another space (or any, when the
  * batch has none) refuses the whole batch with an error reply `MEMSPACE <space>`, before writing
  * anything. A batch that brings the first chunk of a user to the session returns
- * {'index', users...} and writes nothing unless the flag is '1'; otherwise {'ok', those users}.
+ * {'index', users...} and writes nothing unless the flag is '1'; otherwise {'ok', epoch, count,
+ * each chunk's doc number in order..., those users...} (epoch '' when the session has none), so
+ * the client can keep the chunks it wrote in its chunk cache.
  * A summary's chunks go into the summary index. An optional last argument, after the chunks,
  * names the session's incarnation: kept as `epoch` in the stats hash when it has none (see
  * `redis-kb-chunk-cache.ts`).
@@ -211,6 +213,7 @@ local counted = countsTrusted()
 if (not bound) and space ~= '' then redis.call('HSET', KEYS[6], 'space', space) end
 local at = 4 + count
 local n
+local docs = {}
 for c = 1, count do
   local user = ARGV[3 + c]
   local id, json, meta, vector = ARGV[at], ARGV[at + 1], ARGV[at + 2], ARGV[at + 3]
@@ -219,6 +222,7 @@ for c = 1, count do
   local old = redis.call('HGET', KEYS[1], id)
   if old then removeDoc(old) end
   n = tostring(redis.call('HINCRBY', KEYS[6], 'seq', 1))
+  docs[#docs + 1] = n
   redis.call('HSET', KEYS[1], id, n)
   redis.call('HSET', KEYS[2], n, json)
   redis.call('HSET', KEYS[5], n, meta)
@@ -243,7 +247,10 @@ end
 if trusted and n then redis.call('HSET', KEYS[6], 'iseq', n) end
 markCounted(counted)
 if ARGV[at] and ARGV[at] ~= '' then redis.call('HSETNX', KEYS[6], 'epoch', ARGV[at]) end
-return {'ok', unpack(fresh)}
+local reply = {'ok', redis.call('HGET', KEYS[6], 'epoch') or '', tostring(#docs)}
+for _, d in ipairs(docs) do reply[#reply + 1] = d end
+for _, u in ipairs(fresh) do reply[#reply + 1] = u end
+return reply
 `,
 );
 

@@ -157,6 +157,37 @@ describe('what a Redis knowledge-base search reads', () => {
     expect(after.map((h) => h.chunk.text)).toEqual(['harbour closed for repairs']);
   });
 
+  it('keeps the chunks it adds in its cache, and still answers with what other writers wrote since', async () => {
+    const kb = open();
+    const other = open({ chunkCacheBytes: 0 });
+    await kb.add(TEST_COLLECTION, [
+      knowledgeChunk('c1', 'harbour ferry at dawn', { sessionId: 's1' }),
+    ]);
+    // Change the stored JSON behind the knowledge base's back: a search that read it would say so.
+    const doc = await client.hget(keys[0]!, JSON.stringify('c1'));
+    const stored = JSON.parse((await client.hget(keys[1]!, doc!))!) as KnowledgeChunk;
+    await client.hset(keys[1]!, doc!, JSON.stringify({ ...stored, text: 'read from Redis' }));
+    const search = (k: KnowledgeBase) =>
+      k
+        .search(TEST_COLLECTION, 'harbour', { topK: 3, sessionId: 's1' })
+        .then((hits) => hits.map((h) => h.chunk.text));
+    expect(await search(kb)).toEqual(['harbour ferry at dawn']);
+    expect(await search(other)).toEqual(['read from Redis']);
+
+    // Another writer replaces the chunk (a new doc number): the cached one is not served.
+    await other.add(TEST_COLLECTION, [
+      knowledgeChunk('c1', 'harbour ferry at noon', { sessionId: 's1' }),
+    ]);
+    expect(await search(kb)).toEqual(['harbour ferry at noon']);
+    // Another writer deletes the session whole and writes it again (the same doc number 1, a new
+    // epoch): the chunk this knowledge base added to the old session is not served either.
+    await kb.add(TEST_COLLECTION, [knowledgeChunk('c2', 'harbour lights', { sessionId: 's1' })]);
+    await other.delete(TEST_COLLECTION, { sessionId: 's1' });
+    await other.add(TEST_COLLECTION, [knowledgeChunk('c9', 'harbour fog', { sessionId: 's1' })]);
+    expect(await client.hget(keys[0]!, JSON.stringify('c9'))).toBe('1');
+    expect(await search(kb)).toEqual(['harbour fog']);
+  });
+
   it('hands out copies of cached chunks, so a caller that changes a hit changes no later search', async () => {
     const kb = open();
     await kb.add(TEST_COLLECTION, [knowledgeChunk('c1', 'harbour ferry', { messageIds: ['m1'] })]);

@@ -93,9 +93,10 @@ describe('knowledge base users (Redis)', () => {
       ]);
     expect(await run('0', 'i-1')).toStrictEqual(['index', 'ivy']);
     expect(await client.exists(...keys)).toBe(0);
-    expect(await run('1', 'i-1')).toStrictEqual(['ok', 'ivy']);
+    // 'ok', the session's epoch (none given here), how many chunks, their doc numbers, users.
+    expect(await run('1', 'i-1')).toStrictEqual(['ok', '', '1', '1', 'ivy']);
     // The session holds a chunk of Ivy now: more of hers need nothing more.
-    expect(await run('0', 'i-2')).toStrictEqual(['ok']);
+    expect(await run('0', 'i-2')).toStrictEqual(['ok', '', '1', '2']);
     expect(await client.hmget(keys[5]!, 'n:ivy', 'docs')).toStrictEqual(['2', '2']);
   });
 

@@ -213,14 +213,19 @@ export function createRedisKnowledgeBase(options: RedisKnowledgeBaseOptions): Kn
       const parsed = parseChunks(chunks);
       if (parsed.length === 0) return;
       const embedded = await embedChunks(parsed);
-      const bySession = new Map<string, { users: string[]; args: (string | number | Buffer)[] }>();
+      const bySession = new Map<
+        string,
+        { users: string[]; args: (string | number | Buffer)[]; jsons: string[] }
+      >();
       parsed.forEach((chunk, i) => {
-        const batch = bySession.get(chunk.metadata.sessionId) ?? { users: [], args: [] };
+        const batch = bySession.get(chunk.metadata.sessionId) ?? { users: [], args: [], jsons: [] };
         batch.users.push(chunk.metadata.userId ?? '');
-        batch.args.push(...addArguments(chunk, embedded.vectors?.[i] ?? ''));
+        const args = addArguments(chunk, embedded.vectors?.[i] ?? '');
+        batch.jsons.push(args[1] as string);
+        batch.args.push(...args);
         bySession.set(chunk.metadata.sessionId, batch);
       });
-      for (const [sessionId, { users, args }] of bySession) {
+      for (const [sessionId, { users, args, jsons }] of bySession) {
         const keys = keysOf(collectionId, sessionId);
         const epoch = randomBytes(12).toString('base64url');
         const run = (indexed: boolean) =>
@@ -233,11 +238,22 @@ export function createRedisKnowledgeBase(options: RedisKnowledgeBaseOptions): Kn
             epoch,
           ]) as Promise<string[]>;
         try {
-          let [status, ...fresh] = await run(false);
+          let [status, ...rest] = await run(false);
           if (status === 'index') {
             // The first chunks of a user in this session: the user's set lists it first.
-            await Promise.all(fresh.map((u) => client.sadd(usersKey(collectionId, u), sessionId)));
-            [status, ...fresh] = await run(true);
+            await Promise.all(rest.map((u) => client.sadd(usersKey(collectionId, u), sessionId)));
+            [status, ...rest] = await run(true);
+          }
+          const [stored = '', count = '0', ...more] = rest;
+          const docs = more.slice(0, Number(count));
+          const fresh = more.slice(docs.length);
+          // What this process wrote is what its next searches are likely to find.
+          if (cache !== undefined && stored !== '') {
+            docs.forEach((doc, i) => {
+              const json = jsons[i] as string;
+              const key = ChunkCache.key(keys[1] as string, stored, doc);
+              cache.set(key, JSON.parse(json) as KnowledgeChunk, json.length);
+            });
           }
           await Promise.all(
             fresh.map((u) => confirmUserSession(client, usersKey(collectionId, u), sessionId)),
