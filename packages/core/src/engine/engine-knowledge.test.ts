@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createInMemoryKnowledgeBase } from '../knowledge/in-memory-knowledge-base.ts';
-import type { KnowledgeBase } from '../knowledge/knowledge-base-spec.ts';
 import { generateConversation } from '../testing/generate-conversation.ts';
+import { recordingKnowledgeBase } from './__fixtures__/recording-knowledge-base.ts';
 import { turnsOf } from './__fixtures__/replay.ts';
 import { createMemoryEngine } from './memory-engine.ts';
 
@@ -17,27 +16,10 @@ const profile = {
   ],
 };
 
-/** A real knowledge base that counts its searches. */
-function countingKnowledgeBase(): { kb: KnowledgeBase; searches: () => number } {
-  const inner = createInMemoryKnowledgeBase();
-  let searches = 0;
-  const kb: KnowledgeBase = {
-    ...inner,
-    add: (c, chunks) => inner.add(c, chunks),
-    delete: (c, f) => inner.delete(c, f),
-    count: (c, f) => inner.count(c, f),
-    close: () => inner.close(),
-    search: (c, q, o) => {
-      searches++;
-      return inner.search(c, q, o);
-    },
-  };
-  return { kb, searches: () => searches };
-}
-
 describe('engine knowledge retrieval', () => {
   it('searches once per user message however many LLM calls the turn makes, and again after a compaction', async () => {
-    const { kb, searches } = countingKnowledgeBase();
+    const { kb, depths } = recordingKnowledgeBase();
+    const searches = () => depths.length;
     const engine = createMemoryEngine({ profile, knowledgeBase: kb });
     const session = engine.session('s');
     const turns = turnsOf(generateConversation({ interactions: 8, seed: 2 }));

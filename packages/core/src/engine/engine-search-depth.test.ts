@@ -1,11 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createInMemoryKnowledgeBase } from '../knowledge/in-memory-knowledge-base.ts';
-import type {
-  KnowledgeBase,
-  KnowledgeChunk,
-  KnowledgeSearchOptions,
-} from '../knowledge/knowledge-base-spec.ts';
+import type { KnowledgeBase, KnowledgeChunk } from '../knowledge/knowledge-base-spec.ts';
 import { createInMemoryStore } from '../store/in-memory-store.ts';
+import { recordingKnowledgeBase } from './__fixtures__/recording-knowledge-base.ts';
 import { createMemoryEngine } from './memory-engine.ts';
 
 const profile = {
@@ -18,24 +14,6 @@ const profile = {
     },
   ],
 };
-
-/** A real in-memory knowledge base that records the `topK` of every search. */
-function recordingKnowledgeBase(): { kb: KnowledgeBase; depths: number[] } {
-  const inner = createInMemoryKnowledgeBase();
-  const depths: number[] = [];
-  const kb: KnowledgeBase = {
-    ...inner,
-    add: (c, chunks) => inner.add(c, chunks),
-    delete: (c, f) => inner.delete(c, f),
-    count: (c, f) => inner.count(c, f),
-    close: () => inner.close(),
-    search: (c, q, o: KnowledgeSearchOptions) => {
-      depths.push(o.topK);
-      return inner.search(c, q, o);
-    },
-  };
-  return { kb, depths };
-}
 
 let made = 0;
 function chunk(text: string, tokenCount: number): KnowledgeChunk {

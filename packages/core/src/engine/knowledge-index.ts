@@ -161,20 +161,19 @@ const DEPTH_FACTOR = 2;
 const MIN_DEPTH = 16;
 
 /**
- * How many hits to ask a collection for. `top_k` plus one per interaction the window shows
- * (those hits are dropped as repeats) when nothing is known yet or the room has no token limit;
- * else about twice what the room (`tokens`) is expected to hold, by the mean size of the hits the
- * collection returned before. A chunk is read whole by every backend, so asking for 100 hits
- * when 17 fit costs most of a search. `searchKnowledge(..., { deep: true })` asks for all.
+ * How many hits to ask a collection for, of the `full` count (`top_k` plus one per interaction the
+ * window shows, `extra`: those hits are dropped as repeats): all of them when nothing is known
+ * yet or the room has no token limit; else about twice what the room (`tokens`) is expected to
+ * hold, by the mean size of the hits the collection returned before, plus `extra`. A chunk is
+ * read whole by every backend, so asking for 100 hits when 17 fit costs most of a search.
  */
-export function searchDepth(
+function searchDepth(
   ctx: EngineContext,
   collectionId: string,
-  topK: number,
+  full: number,
   extra: number,
   tokens: number,
 ): number {
-  const full = Math.min(100, topK + extra);
   const known = hitTokens.get(ctx)?.get(collectionId);
   if (known === undefined || !Number.isFinite(tokens)) return full;
   const fit = Math.ceil((DEPTH_FACTOR * Math.max(tokens, 0)) / Math.max(known.mean, 1));
@@ -221,9 +220,7 @@ export async function searchKnowledge(
     // Hits already in the window are dropped later: ask for a few more than top_k.
     const full = Math.min(100, target.top_k + extra);
     const topK =
-      options.deep === true
-        ? full
-        : searchDepth(ctx, collectionId, target.top_k, extra, options.tokens);
+      options.deep === true ? full : searchDepth(ctx, collectionId, full, extra, options.tokens);
     const hits = await kb.search(collectionId, query, {
       topK,
       ...searchScope(config, sessionId, options.userId),
