@@ -1,6 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { analyzeQuery, analyzeText, MAX_TERM_LENGTH, normalizeText, STOPWORDS } from './analyze-text.ts';
+import {
+  analyzeQuery,
+  analyzeText,
+  MAX_TERM_LENGTH,
+  normalizeText,
+  STOPWORDS,
+} from './analyze-text.ts';
 
 describe('analyzeText', () => {
   it('lowercases words and drops punctuation', () => {
@@ -85,6 +91,7 @@ describe('analyzeText', () => {
   });
 
   it('never throws and yields lowercase, non-empty, bounded terms', () => {
+    expect(analyzeText('ƠᶠĒ')).toEqual(['of']); // folded to "ofe", stemmed to "of"
     fc.assert(
       fc.property(fc.string({ unit: 'grapheme', maxLength: 80 }), (text) => {
         for (const term of analyzeText(text)) {
