@@ -2,6 +2,13 @@ import { kthHighest, type Ranked, type ScoredHit } from '@mem/core/backend';
 import type { Cluster, Redis } from 'ioredis';
 import type { ChunkCache } from './redis-kb-chunk-cache.ts';
 import { runLexicalScript } from './redis-kb-lexical-script.ts';
+import {
+  baseOf,
+  PostingsCache,
+  postingsAt,
+  type SessionVersion,
+  type TermPostings,
+} from './redis-kb-postings-cache.ts';
 import { type Candidate, readRanked, type SessionScope } from './redis-kb-read.ts';
 import { ownCandidates } from './redis-kb-users.ts';
 
@@ -21,41 +28,73 @@ interface SessionStats {
 }
 
 type StatsReply = [docs: Buffer, length: Buffer, dfs: number[], epoch: Buffer];
-type PickReply = [...StatsReply, picked: number[], postings: Buffer[]];
+type SyncReply = [
+  ...StatsReply,
+  seq: Buffer,
+  picked: number[],
+  tails: number[],
+  postings: Buffer[],
+];
+type ReadReply = [docs: Buffer, seq: Buffer, epoch: Buffer, tails: number[], postings: Buffer[]];
+
+/** What a search needs of its client: the connection and the caches it may use. */
+export interface LexicalClient {
+  client: Redis | Cluster;
+  chunks?: ChunkCache | undefined;
+  postings?: PostingsCache | undefined;
+}
 
 /**
  * The `depth` best chunks of the sessions for the distinct query `terms` by BM25 (k1 1.2,
  * b 0.75), best first. Statistics (document count, average length, term rarity) are those of
  * the sessions together; at most the 8 rarest query terms are scored. One session: one script
- * (`KB_LEXICAL` in `pick` mode: its statistics, the terms' rarity and the picked terms'
- * postings), then one `HMGET` for the chunks of the top hits. Several: the statistics of each
- * (one script each, in parallel), then the postings of the terms picked over all of them, then
- * the chunks. Scores are computed here, in the same order and arithmetic as ever.
+ * (`KB_LEXICAL` in `sync` mode: its statistics, the terms' rarity and the picked terms'
+ * postings, or only their entries added since the postings cache last saw them), then one
+ * `HMGET` for the chunks of the top hits not in the chunk cache. Several: the statistics of
+ * each (one script each, in parallel), then the postings of the terms picked over all of them,
+ * then the chunks. Scores are computed here, in the same order and arithmetic as ever.
  */
 export async function lexicalHits(
-  client: Redis | Cluster,
+  { client, chunks, postings: cache }: LexicalClient,
   scope: readonly SessionScope[],
   queryTerms: readonly string[],
   depth: number,
-  cache?: ChunkCache,
 ): Promise<Ranked<ScoredHit>[]> {
   // Sorted, so that the script's "equal rarity: earlier argument first" is "smaller term first".
   const terms = [...queryTerms].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   let stats: SessionStats[];
-  let postings: Buffer[][];
+  let postings: TermPostings[][];
   let weighted: WeightedTerm[];
   const only = scope.length === 1 ? scope[0] : undefined;
   if (only !== undefined) {
-    const reply = (await runLexicalScript(client, only.keys, [
-      `pick:${MAX_QUERY_TERMS}`,
-      ...terms,
-    ])) as StatsReply | PickReply;
+    const held = terms.map((term) => cache?.get(PostingsCache.key(only.keys[3] as string, term)));
+    const args = [`sync:${MAX_QUERY_TERMS}`];
+    terms.forEach((term, i) => {
+      args.push(term, baseOf(held[i]));
+    });
+    const reply = (await runLexicalScript(client, only.keys, args)) as StatsReply | SyncReply;
     stats = [statsOf(reply)];
     weighted = weigh(terms, stats);
-    const picked = reply.length === 6 ? reply[4].map((i) => terms[i - 1]) : [];
-    postings = [reply.length === 6 ? reply[5] : []];
+    let kept: TermPostings[] = [];
+    let picked: string[] = [];
+    if (reply.length === 8) {
+      const [docs, , , epoch, seq, positions, tails, lists] = reply;
+      const version = versionOf(epoch, seq, docs);
+      picked = positions.map((i) => terms[i - 1] as string);
+      kept = positions.map((i, j) =>
+        keep(
+          cache,
+          only,
+          picked[j] as string,
+          version,
+          lists[j],
+          tails[j] === 1 ? held[i - 1] : undefined,
+        ),
+      );
+    }
+    postings = [kept];
     if (picked.join(' ') !== weighted.map((t) => t.term).join(' ')) {
-      postings = [await readTerms(client, only, weighted)];
+      postings = [await readTerms(client, cache, only, weighted)];
     }
   } else {
     stats = await Promise.all(
@@ -64,7 +103,9 @@ export async function lexicalHits(
       ),
     );
     weighted = weigh(terms, stats);
-    postings = await Promise.all(scope.map((session) => readTerms(client, session, weighted)));
+    postings = await Promise.all(
+      scope.map((session) => readTerms(client, cache, session, weighted)),
+    );
   }
   if (weighted.length === 0) return [];
   const docs = stats.reduce((sum, s) => sum + s.docs, 0);
@@ -97,7 +138,7 @@ export async function lexicalHits(
     }
   });
   const read = scope.map((session, i) => ({ ...session, epoch: stats[i]?.epoch ?? '' }));
-  return readRanked(client, read, await ownCandidates(client, read, scored), depth, cache);
+  return readRanked(client, read, await ownCandidates(client, read, scored), depth, chunks);
 }
 
 interface WeightedTerm {
@@ -105,7 +146,7 @@ interface WeightedTerm {
   idf: number;
 }
 
-function statsOf(reply: StatsReply | PickReply): SessionStats {
+function statsOf(reply: StatsReply | SyncReply): SessionStats {
   const [docs, length, dfs, epoch] = reply;
   return {
     docs: Number(String(docs)),
@@ -113,6 +154,24 @@ function statsOf(reply: StatsReply | PickReply): SessionStats {
     dfs: dfs ?? [],
     epoch: epoch === undefined ? '' : String(epoch),
   };
+}
+
+function versionOf(epoch: Buffer, seq: Buffer, docs: Buffer): SessionVersion {
+  return { epoch: String(epoch), seq: Number(String(seq)), docs: Number(String(docs)) };
+}
+
+/** A term's postings from the script's reply (whole, or new since `base`), kept in the cache. */
+function keep(
+  cache: PostingsCache | undefined,
+  session: SessionScope,
+  term: string,
+  version: SessionVersion,
+  bytes: Buffer | undefined,
+  base: TermPostings | undefined,
+): TermPostings {
+  const postings = postingsAt(version, bytes, base);
+  cache?.set(PostingsCache.key(session.keys[3] as string, term), postings);
+  return postings;
 }
 
 /** The terms to score over the sessions together: the rarest `MAX_QUERY_TERMS`, rarest first. */
@@ -129,15 +188,32 @@ function weigh(terms: readonly string[], stats: readonly SessionStats[]): Weight
     .slice(0, MAX_QUERY_TERMS);
 }
 
-/** The whole postings of `weighted`'s terms in one session (`KB_LEXICAL` in `read` mode). */
+/**
+ * The postings of `weighted`'s terms in one session (`KB_LEXICAL` in `read` mode): whole, or
+ * only what is new since the cache's.
+ */
 async function readTerms(
   client: Redis | Cluster,
+  cache: PostingsCache | undefined,
   session: SessionScope,
   weighted: readonly WeightedTerm[],
-): Promise<Buffer[]> {
+): Promise<TermPostings[]> {
   if (weighted.length === 0) return [];
-  const terms = weighted.map((t) => t.term);
-  return (await runLexicalScript(client, session.keys, ['read', ...terms])) as Buffer[];
+  const postingsKey = session.keys[3] as string;
+  const held = weighted.map(({ term }) => cache?.get(PostingsCache.key(postingsKey, term)));
+  const args = ['read'];
+  weighted.forEach(({ term }, i) => {
+    args.push(term, baseOf(held[i]));
+  });
+  const [docs, seq, epoch, tails, lists] = (await runLexicalScript(
+    client,
+    session.keys,
+    args,
+  )) as ReadReply;
+  const version = versionOf(epoch, seq, docs);
+  return weighted.map(({ term }, i) =>
+    keep(cache, session, term, version, lists[i], tails[i] === 1 ? held[i] : undefined),
+  );
 }
 
 /**
@@ -182,50 +258,27 @@ class Board {
 
 const board = new Board();
 
-/**
- * Adds each whole entry of a term's `postings` (the bytes of `" doc:tf:length ..."`, or absent) to
- * `board`: one pass over the bytes, no substrings. `norms` keeps each length's norm.
- */
+/** Adds each entry of a term's `postings` to `board`; `norms` keeps each length's norm. */
 function scoreTerm(
-  postings: Uint8Array | null | undefined,
+  postings: TermPostings | undefined,
   idf: number,
   averageLength: number,
   norms: number[],
   board: Board,
 ): void {
-  if (postings === null || postings === undefined) return;
+  if (postings === undefined) return;
   const weight = idf * (K1 + 1);
-  // An entry is kept only when it is whole: doc, ':', tf, ':', length.
-  let field = 0;
-  let doc = 0;
-  let tf = 0;
-  let value = 0;
-  let digits = false;
-  for (let i = 0; i <= postings.length; i++) {
-    const c = i < postings.length ? (postings[i] as number) : 32;
-    if (c >= 48 && c <= 57) {
-      value = value * 10 + (c - 48);
-      digits = true;
-    } else if (c === 58) {
-      if (field === 0) doc = value;
-      else tf = value;
-      field += 1;
-      value = 0;
-      digits = false;
-    } else if (c === 32) {
-      if (digits && field === 2) {
-        let norm = norms[value];
-        if (norm === undefined) {
-          norm = K1 * (1 - B + (B * value) / averageLength);
-          norms[value] = norm;
-        }
-        // (idf * (K1 + 1) * tf) / (tf + norm), evaluated in the same order as ever.
-        board.add(doc, (weight * tf) / (tf + norm));
-      }
-      field = 0;
-      value = 0;
-      digits = false;
+  const { doc, tf, length } = postings.store;
+  for (let i = 0; i < postings.count; i++) {
+    const size = length[i] as number;
+    let norm = norms[size];
+    if (norm === undefined) {
+      norm = K1 * (1 - B + (B * size) / averageLength);
+      norms[size] = norm;
     }
+    const frequency = tf[i] as number;
+    // (idf * (K1 + 1) * tf) / (tf + norm), evaluated in the same order as ever.
+    board.add(doc[i] as number, (weight * frequency) / (frequency + norm));
   }
 }
 

@@ -24,15 +24,22 @@ export type RedisKnowledgeBaseOptions = RedisConnection &
      * none.
      */
     chunkCacheBytes?: number;
+    /**
+     * The postings of the terms searches scored are kept in this client, up to about this many
+     * bytes (12 a chunk per term), so a later search of the same session reads only the entries
+     * added since. Default 16,000,000; 0 keeps none (every search reads its terms' postings whole).
+     */
+    postingsCacheBytes?: number;
   };
 
 export type CheckedRedisKnowledgeBaseOptions = Pick<
   CheckedRedisStoreOptions,
   'prefix' | 'namespace' | 'commandTimeoutMs'
 > &
-  CheckedRetrievalOptions & { chunkCacheBytes: number };
+  CheckedRetrievalOptions & { chunkCacheBytes: number; postingsCacheBytes: number };
 
 const DEFAULT_CHUNK_CACHE_BYTES = 8_000_000;
+const DEFAULT_POSTINGS_CACHE_BYTES = 16_000_000;
 
 const SOURCE = 'createRedisKnowledgeBase options';
 
@@ -49,16 +56,32 @@ export function checkRedisKnowledgeBaseOptions(
     issues.push(...error.issues);
   }
   const retrieval = checkRetrievalOptions(options, issues);
-  const { chunkCacheBytes = DEFAULT_CHUNK_CACHE_BYTES } = options;
+  const {
+    chunkCacheBytes = DEFAULT_CHUNK_CACHE_BYTES,
+    postingsCacheBytes = DEFAULT_POSTINGS_CACHE_BYTES,
+  } = options;
   if (!Number.isSafeInteger(chunkCacheBytes) || chunkCacheBytes < 0) {
     issues.push({
       path: 'chunkCacheBytes',
       message: 'must be a whole number of bytes, 0 or more (0 keeps no chunk in the client)',
     });
   }
+  if (!Number.isSafeInteger(postingsCacheBytes) || postingsCacheBytes < 0) {
+    issues.push({
+      path: 'postingsCacheBytes',
+      message: 'must be a whole number of bytes, 0 or more (0 keeps no postings in the client)',
+    });
+  }
   if (issues.length > 0 || store === undefined) {
     throw new MemConfigError(issues, { source: SOURCE });
   }
   const { prefix, namespace, commandTimeoutMs } = store;
-  return { prefix, namespace, commandTimeoutMs, chunkCacheBytes, ...retrieval };
+  return {
+    prefix,
+    namespace,
+    commandTimeoutMs,
+    chunkCacheBytes,
+    postingsCacheBytes,
+    ...retrieval,
+  };
 }

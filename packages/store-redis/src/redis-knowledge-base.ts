@@ -27,6 +27,7 @@ import { openConnection, storeError } from './redis-connection.ts';
 import { addArguments } from './redis-kb-add-arguments.ts';
 import { ChunkCache } from './redis-kb-chunk-cache.ts';
 import { lexicalHits } from './redis-kb-lexical.ts';
+import { PostingsCache } from './redis-kb-postings-cache.ts';
 import type { SessionScope } from './redis-kb-read.ts';
 import { KB_ADD, KB_DELETE, runKbScript } from './redis-kb-scripts.ts';
 import { kbSessions } from './redis-kb-sessions.ts';
@@ -86,7 +87,8 @@ export function kbKeys(
  * - Lexical: text analyzed by core's `analyzeText` for index and query alike, BM25 (k1 1.2,
  *   b 0.75) over the searched sessions' statistics, the 8 rarest query terms. A search of one
  *   session is one read-only script (`KB_LEXICAL`: statistics, document frequencies from the
- *   per-term counters, the scored terms' postings), scored here, then one HMGET for the hits'
+ *   per-term counters, the scored terms' postings, or only their entries added since this
+ *   client last read them: `postingsCacheBytes`), scored here, then one HMGET for the hits'
  *   chunks that the chunk cache (`chunkCacheBytes`) does not hold.
  * - With an `embedder`: chunks are embedded on `add` and queries on `search`; a search reads
  *   every vector of the searched sessions and ranks them on the client (exact cosine), so its
@@ -109,8 +111,11 @@ export function createRedisKnowledgeBase(options: RedisKnowledgeBaseOptions): Kn
   const checked = checkRedisKnowledgeBaseOptions(options);
   const { prefix, namespace, embedder, retrieval, rrfK, minSimilarity } = checked;
   const cache = checked.chunkCacheBytes > 0 ? new ChunkCache(checked.chunkCacheBytes) : undefined;
+  const postings =
+    checked.postingsCacheBytes > 0 ? new PostingsCache(checked.postingsCacheBytes) : undefined;
   const handle = openConnection(options, checked.commandTimeoutMs);
   const client: Redis | Cluster = handle.client;
+  const lexical = { client, chunks: cache, postings };
   const space = spaceKey(prefix, namespace);
   let closed = false;
 
@@ -279,9 +284,7 @@ export function createRedisKnowledgeBase(options: RedisKnowledgeBaseOptions): Kn
         const scope = await scopeOf(collectionId, sessionId, userId);
         if (scope.length === 0) return [];
         if (embedder === undefined || retrieval === 'lexical') {
-          return rankHits(
-            (await lexicalHits(client, scope, terms, topK, cache)).map((h) => h.item),
-          );
+          return rankHits((await lexicalHits(lexical, scope, terms, topK)).map((h) => h.item));
         }
         const bound = await client.get(space);
         assertSameSpace(bound, embedder, namespace);
@@ -295,12 +298,7 @@ export function createRedisKnowledgeBase(options: RedisKnowledgeBaseOptions): Kn
           }
         }
         if (retrieval === 'semantic') return rankHits(semantic.slice(0, topK).map((h) => h.item));
-        return fuseHits(
-          await lexicalHits(client, scope, terms, depth, cache),
-          semantic,
-          rrfK,
-          topK,
-        );
+        return fuseHits(await lexicalHits(lexical, scope, terms, depth), semantic, rrfK, topK);
       },
     ),
 
