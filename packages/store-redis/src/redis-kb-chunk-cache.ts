@@ -58,7 +58,7 @@ export class ChunkCache {
 }
 
 /** A copy that shares only strings, so a caller that changes a hit changes no cached chunk. */
-function copyChunk(chunk: KnowledgeChunk): KnowledgeChunk {
+export function copyChunk(chunk: KnowledgeChunk): KnowledgeChunk {
   return {
     ...chunk,
     metadata: { ...chunk.metadata, messageIds: chunk.metadata.messageIds.slice() },

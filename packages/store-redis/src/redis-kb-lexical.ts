@@ -2,6 +2,7 @@ import { kthHighest, type Ranked, type ScoredHit } from '@mem/core/backend';
 import type { Cluster, Redis } from 'ioredis';
 import type { ChunkCache } from './redis-kb-chunk-cache.ts';
 import { runLexicalScript } from './redis-kb-lexical-script.ts';
+import type { SessionMirrors } from './redis-kb-mirror.ts';
 import {
   baseOf,
   PostingsCache,
@@ -42,12 +43,14 @@ export interface LexicalClient {
   client: Redis | Cluster;
   chunks?: ChunkCache | undefined;
   postings?: PostingsCache | undefined;
+  mirrors?: SessionMirrors | undefined;
 }
 
 /**
  * The `depth` best chunks of the sessions for the distinct query `terms` by BM25 (k1 1.2,
  * b 0.75), best first. Statistics (document count, average length, term rarity) are those of
- * the sessions together; at most the 8 rarest query terms are scored. One session: one script
+ * the sessions together; at most the 8 rarest query terms are scored. A session mirrored in
+ * the client (`redis-kb-mirror.ts`) is caught up and searched there. Other single session: one script
  * (`KB_LEXICAL` in `sync` mode: its statistics, the terms' rarity and the picked terms'
  * postings, or only their entries added since the postings cache last saw them), then one
  * `HMGET` for the chunks of the top hits not in the chunk cache. Several: the statistics of
@@ -55,7 +58,7 @@ export interface LexicalClient {
  * then the chunks. Scores are computed here, in the same order and arithmetic as ever.
  */
 export async function lexicalHits(
-  { client, chunks, postings: cache }: LexicalClient,
+  { client, chunks, postings: cache, mirrors }: LexicalClient,
   scope: readonly SessionScope[],
   queryTerms: readonly string[],
   depth: number,
@@ -66,6 +69,10 @@ export async function lexicalHits(
   let postings: TermPostings[][];
   let weighted: WeightedTerm[];
   const only = scope.length === 1 ? scope[0] : undefined;
+  if (only !== undefined && mirrors !== undefined) {
+    const mirrored = await mirrors.search(client, only, terms, depth);
+    if (mirrored !== undefined) return mirrored;
+  }
   if (only !== undefined) {
     const held = terms.map((term) => cache?.get(PostingsCache.key(only.keys[3] as string, term)));
     const args = [`sync:${MAX_QUERY_TERMS}`];

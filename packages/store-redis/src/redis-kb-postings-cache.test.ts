@@ -91,6 +91,26 @@ async function answers(kb: KnowledgeBase): Promise<[string, number][][]> {
   );
 }
 
+/**
+ * The same hits in the same order, with the same scores up to the last bits of a float (a
+ * mirrored session is scored by the in-memory index, whose arithmetic order differs).
+ */
+function expectSame(
+  actual: [string, number][][],
+  expected: [string, number][][],
+  context: string,
+): void {
+  expect(
+    actual.map((hits) => hits.map(([id]) => id)),
+    context,
+  ).toEqual(expected.map((hits) => hits.map(([id]) => id)));
+  actual.forEach((hits, q) => {
+    hits.forEach(([, score], i) => {
+      expect(score, context).toBeCloseTo(expected[q]![i]![1], 9);
+    });
+  });
+}
+
 describe.each([
   ['a Redis server', false],
   ['a Redis Cluster', true],
@@ -164,8 +184,8 @@ describe.each([
       kinds.push(kind);
       const expected = await answers(writer);
       const context = `seed ${seed} (rerun with MEM_POSTINGS_SEED=${seed}), steps ${kinds.join(', ')}`;
-      expect(await answers(reader), context).toEqual(expected);
-      expect(await answers(tiny), context).toEqual(expected);
+      expectSame(await answers(reader), expected, context);
+      expectSame(await answers(tiny), expected, context);
     }
   });
 
@@ -253,7 +273,7 @@ describe.each([
       }
     }
     await Promise.all(work);
-    expect(await answers(kb)).toEqual(await answers(plain));
+    expectSame(await answers(kb), await answers(plain), 'after the overlapping calls');
   });
 });
 

@@ -51,6 +51,13 @@ export function kbScript(name: string, lua: string): LuaScript {
  * to filter) or some (the owners of its candidates are read), and a count by user reads one
  * field per session. Written by the add and every removal (`removeDoc`); a session dropped whole
  * takes them along. Scripts of earlier versions never wrote users: their chunks have none.
+ *
+ * Removals (v3): every chunk removed (deleted or replaced) is logged in the stats hash: `rn`
+ * counts them, `rlog` holds the newest doc numbers (" doc doc ...", at most ~4 kB, oldest cut
+ * first). With `seq` (adds) and the epoch, that lets a client that mirrors a session
+ * (`redis-kb-mirror.ts`) catch up with what changed since it last looked instead of reading the
+ * session again. Scripts of earlier versions remove without logging; the mirror notices by its
+ * chunk count no longer being the session's `docs`, and reads the session again.
  */
 const PRELUDE = `
 local function decodeMeta(s)
@@ -141,6 +148,14 @@ local function markCounted(trusted)
   local v = redis.call('HMGET', KEYS[6], 'seq', 'docs')
   if v[1] then redis.call('HSET', KEYS[6], 'dmark', v[1] .. ':' .. (v[2] or '0')) end
 end
+-- The removal log (see "Removals" above): the newest doc numbers removed, and how many ever were.
+local LOG_BYTES = 4096
+local function logRemoval(n)
+  local v = redis.call('HMGET', KEYS[6], 'rlog', 'rn')
+  local log = (v[1] or '') .. ' ' .. n
+  if #log > LOG_BYTES then log = string.sub(log, string.find(log, ' ', #log - LOG_BYTES / 2, true)) end
+  redis.call('HSET', KEYS[6], 'rlog', log, 'rn', (tonumber(v[2]) or 0) + 1)
+end
 local function removeDoc(n)
   local w = redis.call('HGET', KEYS[3], n)
   if not w then return 0 end
@@ -166,6 +181,7 @@ local function removeDoc(n)
   redis.call('HDEL', KEYS[7], n)
   redis.call('HINCRBY', KEYS[6], 'docs', -1)
   redis.call('HINCRBY', KEYS[6], 'len', -(len or 0))
+  logRemoval(n)
   return 1
 end
 local function dropIfEmpty()

@@ -30,16 +30,28 @@ export type RedisKnowledgeBaseOptions = RedisConnection &
      * added since. Default 16,000,000; 0 keeps none (every search reads its terms' postings whole).
      */
     postingsCacheBytes?: number;
+    /**
+     * Sessions searched more than once are mirrored in this client (their chunks and a BM25
+     * index of them, built in the background, then kept up to date by one small read per search),
+     * up to about this many bytes together (three times their chunks' JSON), so their searches
+     * run in memory. Default 64,000,000; 0 mirrors none.
+     */
+    mirrorBytes?: number;
   };
 
 export type CheckedRedisKnowledgeBaseOptions = Pick<
   CheckedRedisStoreOptions,
   'prefix' | 'namespace' | 'commandTimeoutMs'
 > &
-  CheckedRetrievalOptions & { chunkCacheBytes: number; postingsCacheBytes: number };
+  CheckedRetrievalOptions & {
+    chunkCacheBytes: number;
+    postingsCacheBytes: number;
+    mirrorBytes: number;
+  };
 
 const DEFAULT_CHUNK_CACHE_BYTES = 8_000_000;
 const DEFAULT_POSTINGS_CACHE_BYTES = 16_000_000;
+const DEFAULT_MIRROR_BYTES = 64_000_000;
 
 const SOURCE = 'createRedisKnowledgeBase options';
 
@@ -59,6 +71,7 @@ export function checkRedisKnowledgeBaseOptions(
   const {
     chunkCacheBytes = DEFAULT_CHUNK_CACHE_BYTES,
     postingsCacheBytes = DEFAULT_POSTINGS_CACHE_BYTES,
+    mirrorBytes = DEFAULT_MIRROR_BYTES,
   } = options;
   if (!Number.isSafeInteger(chunkCacheBytes) || chunkCacheBytes < 0) {
     issues.push({
@@ -72,6 +85,12 @@ export function checkRedisKnowledgeBaseOptions(
       message: 'must be a whole number of bytes, 0 or more (0 keeps no postings in the client)',
     });
   }
+  if (!Number.isSafeInteger(mirrorBytes) || mirrorBytes < 0) {
+    issues.push({
+      path: 'mirrorBytes',
+      message: 'must be a whole number of bytes, 0 or more (0 mirrors no session in the client)',
+    });
+  }
   if (issues.length > 0 || store === undefined) {
     throw new MemConfigError(issues, { source: SOURCE });
   }
@@ -82,6 +101,7 @@ export function checkRedisKnowledgeBaseOptions(
     commandTimeoutMs,
     chunkCacheBytes,
     postingsCacheBytes,
+    mirrorBytes,
     ...retrieval,
   };
 }

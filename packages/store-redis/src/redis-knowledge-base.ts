@@ -27,6 +27,7 @@ import { openConnection, storeError } from './redis-connection.ts';
 import { addArguments } from './redis-kb-add-arguments.ts';
 import { ChunkCache } from './redis-kb-chunk-cache.ts';
 import { lexicalHits } from './redis-kb-lexical.ts';
+import { SessionMirrors } from './redis-kb-mirror.ts';
 import { PostingsCache } from './redis-kb-postings-cache.ts';
 import type { SessionScope } from './redis-kb-read.ts';
 import { KB_ADD, KB_DELETE, runKbScript } from './redis-kb-scripts.ts';
@@ -115,7 +116,8 @@ export function createRedisKnowledgeBase(options: RedisKnowledgeBaseOptions): Kn
     checked.postingsCacheBytes > 0 ? new PostingsCache(checked.postingsCacheBytes) : undefined;
   const handle = openConnection(options, checked.commandTimeoutMs);
   const client: Redis | Cluster = handle.client;
-  const lexical = { client, chunks: cache, postings };
+  const mirrors = checked.mirrorBytes > 0 ? new SessionMirrors(checked.mirrorBytes) : undefined;
+  const lexical = { client, chunks: cache, postings, mirrors };
   const space = spaceKey(prefix, namespace);
   let closed = false;
 
@@ -252,6 +254,7 @@ export function createRedisKnowledgeBase(options: RedisKnowledgeBaseOptions): Kn
           const [stored = '', count = '0', ...more] = rest;
           const docs = more.slice(0, Number(count));
           const fresh = more.slice(docs.length);
+          await mirrors?.refresh(client, keys);
           // What this process wrote is what its next searches are likely to find.
           if (cache !== undefined && stored !== '') {
             docs.forEach((doc, i) => {
@@ -322,7 +325,9 @@ export function createRedisKnowledgeBase(options: RedisKnowledgeBaseOptions): Kn
             ...(summaryIds ?? []).map((id) => JSON.stringify(id)),
             ...(userId === undefined ? [] : [userId]),
           ];
-      return Number(await runKbScript(client, KB_DELETE, keys, args));
+      const removed = Number(await runKbScript(client, KB_DELETE, keys, args));
+      if (removed > 0) await mirrors?.refresh(client, keys);
+      return removed;
     }),
 
     count: guarded('count', async (collectionId: string, filter?: KnowledgeCountFilter) => {
@@ -337,6 +342,7 @@ export function createRedisKnowledgeBase(options: RedisKnowledgeBaseOptions): Kn
     close: async () => {
       if (closed) return;
       closed = true;
+      mirrors?.close();
       if (handle.owned) client.disconnect();
     },
   };
