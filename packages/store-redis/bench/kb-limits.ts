@@ -34,8 +34,9 @@ const quantile = (sorted: readonly number[], q: number) =>
  * (g) Per-scope limits of the Redis knowledge base: one session grown step by step to each
  * size (chunks of ~1 kB of generated dialogue, added 500 a call), and at each size `queries`
  * searches of that session (`topK` 10, each a different user message of the same
- * conversation, none of them added), with the chunk cache off (`chunkCacheBytes: 0`) so every
- * hit's chunk is read. Lexical (BM25), and semantic (cosine over every vector of the session,
+ * conversation, none of them added), with the client's caches off (`chunkCacheBytes`,
+ * `postingsCacheBytes` and `mirrorBytes` 0) so every search reads its postings and its hits'
+ * chunks from Redis. Lexical (BM25), and semantic (cosine over every vector of the session,
  * computed in the client) at 256 and 1,536 dimensions (core's word-vector test embedder, which
  * costs no network). The limit is the largest size measured whose median search is under
  * 20 ms (every smaller size too).
@@ -49,6 +50,8 @@ export async function runKbLimits(run: BenchRun, url: string): Promise<void> {
       url,
       namespace,
       chunkCacheBytes: 0,
+      postingsCacheBytes: 0,
+      mirrorBytes: 0,
       commandTimeoutMs: 60_000,
       ...(dimensions === undefined
         ? {}
@@ -118,7 +121,7 @@ export async function runKbLimits(run: BenchRun, url: string): Promise<void> {
     const limit = under === -1 ? rows.at(-1) : rows[under - 1];
     out[mode.name] = { limitChunks: limit?.chunks ?? null, rows };
     printTable(
-      `(g) ${mode.label}: one search of one session (topK ${TOP_K}, ${queries} queries a size, chunk cache off)`,
+      `(g) ${mode.label}: one search of one session (topK ${TOP_K}, ${queries} queries a size, client caches off)`,
       rows.map((r) => ({
         'chunks in the session': fmtInt(r.chunks),
         'median search': fmtMs(r.medianMs),
