@@ -33,6 +33,7 @@ import { kbScript, runKbScript } from './redis-kb-scripts.ts';
  */
 
 /**
+ * KEYS: the session's chunks hash and stats hash (`kbKeys`' [1] and [5]: only what it reads).
  * ARGV: the mirror's epoch, seq, removals seen, and the most chunks to send. Replies
  * `{epoch, seq, docs, len, rn, removed, doc, json, doc, json, ...}`: the session's version and
  * totals, the doc numbers removed since (" doc doc ...") and each chunk numbered above the
@@ -42,7 +43,7 @@ import { kbScript, runKbScript } from './redis-kb-scripts.ts';
 export const KB_SYNC = kbScript(
   'kbSync',
   `
-local st = redis.call('HMGET', KEYS[6], 'epoch', 'seq', 'docs', 'len', 'rn', 'rlog')
+local st = redis.call('HMGET', KEYS[2], 'epoch', 'seq', 'docs', 'len', 'rn')
 local epoch, seq, rn = st[1] or '', tonumber(st[2]) or 0, tonumber(st[5]) or 0
 local head = {epoch, tostring(seq), st[3] or '0', st[4] or '0', tostring(rn)}
 local seq0, rn0, most = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
@@ -51,7 +52,7 @@ if epoch == '' or epoch ~= ARGV[1] or seq < seq0 or rn < rn0 or seq - seq0 > mos
 end
 local removed = ''
 if rn > rn0 then
-  local log = st[6] or ''
+  local log = redis.call('HGET', KEYS[2], 'rlog') or ''
   local from, found = #log + 1, 0
   while found < rn - rn0 do
     local at = from - 1
@@ -67,7 +68,7 @@ if seq > seq0 then
   for n = seq0 + 1, seq do fields[#fields + 1] = tostring(n) end
   for from = 1, #fields, 1000 do
     local part = { unpack(fields, from, math.min(from + 999, #fields)) }
-    local jsons = redis.call('HMGET', KEYS[2], unpack(part))
+    local jsons = redis.call('HMGET', KEYS[1], unpack(part))
     for i = 1, #part do
       if jsons[i] then
         head[#head + 1] = part[i]
@@ -79,6 +80,11 @@ end
 return head
 `,
 );
+
+/** The keys `KB_SYNC` reads, of a session's `kbKeys`. */
+function syncKeys(keys: readonly string[]): string[] {
+  return [keys[1] as string, keys[5] as string];
+}
 
 /** Most chunks a sync brings; a mirror further behind is built again. */
 const MOST_SYNCED = 2_000;
@@ -98,6 +104,8 @@ interface Mirror {
   /** The chunks' total length (their terms, repeats included), as the session's `len`. */
   length: number;
   bytes: number;
+  /** Bumped whenever a catch-up changes it (so a search made before knows it is stale). */
+  changes: number;
 }
 
 interface SessionEntry {
@@ -155,15 +163,23 @@ export class SessionMirrors {
       }
       return undefined;
     }
-    if (entry.mirror !== mirror || !(await this.#sync(client, session.keys, entry, mirror))) {
-      return undefined;
-    }
     const sorted = [...terms].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-    return keyByChunk(
-      mirror.index
-        .search(sorted, depth, session.sessionId)
-        .map(({ chunk, score }) => ({ chunk: copyChunk(chunk), score })),
-    );
+    const searchMirror = () =>
+      keyByChunk(
+        mirror.index
+          .search(sorted, depth, session.sessionId)
+          .map(({ chunk, score }) => ({ chunk: copyChunk(chunk), score })),
+      );
+    // Searched while the catch-up is on the wire: when it brings nothing (most searches), that
+    // answer is the session's as of the reply.
+    let early: Ranked<ScoredHit>[] | undefined;
+    let changes = -1;
+    const synced = await this.#sync(client, session.keys, entry, mirror, () => {
+      changes = mirror.changes;
+      early = searchMirror();
+    });
+    if (!synced) return undefined;
+    return early !== undefined && mirror.changes === changes ? early : searchMirror();
   }
 
   /**
@@ -188,13 +204,20 @@ export class SessionMirrors {
     keys: readonly string[],
     entry: SessionEntry,
     mirror: Mirror,
+    meanwhile?: () => void,
   ): Promise<boolean> {
-    const reply = (await runKbScript(client, KB_SYNC, keys, [
+    const request = runKbScript(client, KB_SYNC, syncKeys(keys), [
       mirror.epoch,
       mirror.seq,
       mirror.rn,
       MOST_SYNCED,
-    ])) as SyncReply;
+    ]);
+    try {
+      meanwhile?.();
+    } finally {
+      await request.catch(() => undefined); // never left unhandled; awaited below
+    }
+    const reply = (await request) as SyncReply;
     if (entry.mirror !== mirror) return false; // dropped or rebuilt meanwhile
     if (!this.#catchUp(mirror, reply)) {
       this.#drop(entry, entry.threshold * 2);
@@ -229,7 +252,9 @@ export class SessionMirrors {
         added.push([Number(reply[i]), reply[i + 1] as string]);
       }
       const before = mirror.bytes;
-      apply(mirror, gone, added);
+      if (apply(mirror, gone, added) || version.seq !== mirror.seq || version.rn !== mirror.rn) {
+        mirror.changes += 1;
+      }
       this.#bytes += mirror.bytes - before;
       mirror.seq = version.seq;
       mirror.rn = version.rn;
@@ -241,12 +266,12 @@ export class SessionMirrors {
   /** Builds the session's mirror from one HSCAN of its chunks, at the version read before. */
   async #build(client: Redis | Cluster, keys: readonly string[], entry: SessionEntry) {
     try {
-      const [epoch = '', seq = '0', , , rn = '0'] = (await runKbScript(client, KB_SYNC, keys, [
-        '',
-        0,
-        0,
-        0,
-      ])) as SyncReply;
+      const [epoch = '', seq = '0', , , rn = '0'] = (await runKbScript(
+        client,
+        KB_SYNC,
+        syncKeys(keys),
+        ['', 0, 0, 0],
+      )) as SyncReply;
       if (epoch === '') return; // written only by an earlier version: never mirrored
       const mirror: Mirror = {
         epoch,
@@ -257,6 +282,7 @@ export class SessionMirrors {
         info: new Map(),
         length: 0,
         bytes: 0,
+        changes: 0,
       };
       let cursor = '0';
       do {
@@ -315,7 +341,11 @@ export class SessionMirrors {
  * JSON) it does not hold yet. Of two chunks with one id, the one with the larger number is the
  * newer: it replaces the other (whose removal is logged after, or the count tells).
  */
-function apply(mirror: Mirror, gone: readonly number[], added: ReadonlyArray<[number, string]>) {
+function apply(
+  mirror: Mirror,
+  gone: readonly number[],
+  added: ReadonlyArray<[number, string]>,
+): boolean {
   const { index, byDoc, info } = mirror;
   const doomed = new Set<IndexedChunk>();
   for (const doc of gone) {
@@ -349,7 +379,7 @@ function apply(mirror: Mirror, gone: readonly number[], added: ReadonlyArray<[nu
       mirror.bytes -= held.size;
     }
   }
-  if (fresh.size === 0) return;
+  if (fresh.size === 0) return doomed.size > 0;
   index.add([...fresh.values()].map((f) => f.chunk));
   for (const { doc, chunk, size } of fresh.values()) {
     const entry = index.sessions.get(chunk.metadata.sessionId)?.get(chunk.id);
@@ -359,4 +389,5 @@ function apply(mirror: Mirror, gone: readonly number[], added: ReadonlyArray<[nu
     mirror.length += entry.length;
     mirror.bytes += size;
   }
+  return true;
 }
