@@ -33,7 +33,7 @@ export type RedisKnowledgeBaseOptions = RedisConnection &
     /**
      * Sessions searched more than once are mirrored in this client (their chunks and a BM25
      * index of them, built in the background, then kept up to date by one small read per search),
-     * up to about this many bytes together (three times their chunks' JSON), so their searches
+     * up to about this many bytes together (four times their chunks' JSON), so their searches
      * run in memory. Default 64,000,000; 0 mirrors none.
      */
     mirrorBytes?: number;
