@@ -1,9 +1,10 @@
 import { MemConfigError } from '@mem/core';
-import type { KnowledgeBase, KnowledgeChunk } from '@mem/core/backend';
+import type { KnowledgeBase } from '@mem/core/backend';
 import { knowledgeChunk, TEST_COLLECTION } from '@mem/store-test-suite';
 import { Cluster, Redis } from 'ioredis';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { KB_ADD_BASELINE, KB_DELETE_BASELINE } from './__fixtures__/kb-baseline-lua.ts';
+import { chunkOf, random } from './__fixtures__/random-chunks.ts';
 import { addArguments } from './redis-kb-add-arguments.ts';
 import { runKbScript } from './redis-kb-scripts.ts';
 import { createRedisKnowledgeBase, kbKeys } from './redis-knowledge-base.ts';
@@ -12,8 +13,6 @@ const url = `redis://127.0.0.1:${inject('redisPort')}`;
 const nodes = inject('clusterPorts').map((port) => ({ host: '127.0.0.1', port }));
 let runs = 0;
 
-const WORDS = ['harbour', 'ferry', 'budget', 'lisbon', 'invoice', 'deploy', 'quota', 'refund'];
-const RARE = ['zebra', 'lantern', 'orchid', 'walrus', 'tundra', 'quartz', 'meadow', 'saffron'];
 const QUERIES = [
   'harbour ferry',
   'zebra harbour',
@@ -21,33 +20,6 @@ const QUERIES = [
   'walrus',
   'budget lisbon invoice refund tundra quartz meadow saffron ferry',
 ];
-
-/** A small deterministic PRNG (mulberry32), so a failing sequence can be replayed by its seed. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/** Chunk `id` of session s1 with words drawn by `next`: common ones, now and then a rare one. */
-function chunkOf(id: string, next: () => number, summaryId?: string): KnowledgeChunk {
-  const words: string[] = [];
-  const count = 3 + Math.floor(next() * 10);
-  for (let k = 0; k < count; k++) words.push(WORDS[Math.floor(next() * WORDS.length)]!);
-  if (next() < 0.3) words.push(RARE[Math.floor(next() * RARE.length)]!);
-  return knowledgeChunk(id, words.join(' '), {
-    sessionId: 's1',
-    kind: summaryId === undefined ? 'archive' : 'summary',
-    createdAt: Math.floor(next() * 5),
-    messageIds: summaryId === undefined ? [`m-${id}`] : [],
-    ...(summaryId === undefined ? {} : { summaryId }),
-  });
-}
 
 interface Fixture {
   client: Redis | Cluster;
