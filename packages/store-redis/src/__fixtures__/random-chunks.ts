@@ -2,26 +2,8 @@ import type { KnowledgeChunk } from '@mem/core/backend';
 import { knowledgeChunk } from '@mem/store-test-suite';
 
 /** Common words (long postings) and rare ones (short postings) of the random chunks. */
-const WORDS = [
-  'harbour',
-  'ferry',
-  'budget',
-  'lisbon',
-  'invoice',
-  'deploy',
-  'quota',
-  'refund',
-];
-const RARE = [
-  'zebra',
-  'lantern',
-  'orchid',
-  'walrus',
-  'tundra',
-  'quartz',
-  'meadow',
-  'saffron',
-];
+const WORDS = ['harbour', 'ferry', 'budget', 'lisbon', 'invoice', 'deploy', 'quota', 'refund'];
+const RARE = ['zebra', 'lantern', 'orchid', 'walrus', 'tundra', 'quartz', 'meadow', 'saffron'];
 
 export /** A small deterministic PRNG (mulberry32), so a failing sequence can be replayed by its seed. */
 function random(seed: number): () => number {
