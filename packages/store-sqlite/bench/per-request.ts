@@ -16,8 +16,10 @@ import { createSqliteStore } from '../src/index.ts';
  * (c) cold again, timed step by step (open = create + first connection through an `info` probe;
  *     the first append split into the engine's first load — the store calls it makes before the
  *     write —, the store's append and the engine's own work, through a timing wrapper).
- * (a) and (b)/(c) use two files of the same size: a connection held open on the file would keep
- * the cold side's close from being the last one (which checkpoints the WAL).
+ * (a) and (b)/(c) use files of the same size: a connection held open on the file would keep
+ * the cold side's close from being the last one (which checkpoints the WAL). The third cold
+ * variant does exactly that on purpose: a store opened at start-up and left idle holds its file
+ * open, and each request still opens (and closes) a fresh connection of its own.
  * Then the cold turn once per fresh process (Node startup dominates; reported apart;
  * `--no-fresh` skips it).
  */
@@ -27,15 +29,32 @@ export const PER_REQUEST_PROFILE = {
 
 const SESSION = 'per-request';
 
-/** A cold variant: the default (close closes; the last close checkpoints), or `reuseConnection`. */
+/**
+ * A cold variant: the default (close closes; the last close checkpoints), `reuseConnection`, or
+ * the default while another store of the process (opened at start-up, idle) holds the file
+ * open, so each request still opens a fresh connection but none closes the file's last one.
+ */
 export interface ColdVariant {
   label: string;
   reuseConnection: boolean;
+  heldOpen: boolean;
+  json: string;
 }
 
 const VARIANTS: readonly ColdVariant[] = [
-  { label: 'default', reuseConnection: false },
-  { label: 'reuseConnection: true', reuseConnection: true },
+  { label: 'default', reuseConnection: false, heldOpen: false, json: 'cold' },
+  {
+    label: 'reuseConnection: true',
+    reuseConnection: true,
+    heldOpen: false,
+    json: 'coldReuseConnection',
+  },
+  {
+    label: 'default, file held open',
+    reuseConnection: false,
+    heldOpen: true,
+    json: 'coldHeldOpen',
+  },
 ];
 
 export interface PerRequestRow {
@@ -198,10 +217,12 @@ export async function runPerRequest(run: BenchRun, dir: string): Promise<void> {
     await prefilled(run, warmPath, size);
     // One file per variant: the connection reuseConnection keeps open would make the default
     // side's closes skip the checkpoint too.
-    const coldPaths = VARIANTS.map((v) =>
-      join(dir, `per-request-cold-${size}-${v.reuseConnection}.db`),
-    );
+    const coldPaths = VARIANTS.map((v) => join(dir, `per-request-cold-${size}-${v.json}.db`));
     for (const path of coldPaths) await prefilled(run, path, size);
+    const holders = VARIANTS.flatMap((v, i) =>
+      v.heldOpen ? [createSqliteStore({ path: coldPaths[i] as string })] : [],
+    );
+    for (const holder of holders) await holder.info(SESSION); // opens its connection
     const warmStore = createSqliteStore({ path: warmPath });
     const warmEngine = engineOn(warmStore);
     await warmEngine.session(SESSION).context(); // loads the session, outside the timer
@@ -231,6 +252,7 @@ export async function runPerRequest(run: BenchRun, dir: string): Promise<void> {
       }
     }
     await warmStore.close();
+    for (const holder of holders) await holder.close();
     json[size] = { warmMs: median(warm) };
     for (const [v, variant] of VARIANTS.entries()) {
       const step = (k: keyof ChildTimes) => median(steps[v]!.map((s) => s[k]));
@@ -265,26 +287,29 @@ export async function runPerRequest(run: BenchRun, dir: string): Promise<void> {
         'close()': fmtMs(row.closeMs),
       });
       const children: Fresh[] = [];
-      for (let r = 0; r < freshRounds; r++) {
+      // A fresh process holds nothing open: the held-open variant is the default there.
+      for (let r = 0; r < (variant.heldOpen ? 0 : freshRounds); r++) {
         children.push(
           await spawnTurn(coldPaths[v]!, turnInput(run, next++), variant.reuseConnection),
         );
       }
       const child = (k: keyof Fresh) => median(children.map((c) => c[k]));
-      fresh.push({
-        interactions: fmtInt(size),
-        variant: variant.label,
-        'open (first connection)': fmtMs(child('openMs')),
-        'first append': fmtMs(child('appendMs')),
-        'context()': fmtMs(child('contextMs')),
-        close: fmtMs(child('closeMs')),
-        'process (spawn to exit)': fmtMs(child('processMs')),
-      });
+      if (children.length > 0) {
+        fresh.push({
+          interactions: fmtInt(size),
+          variant: variant.label,
+          'open (first connection)': fmtMs(child('openMs')),
+          'first append': fmtMs(child('appendMs')),
+          'context()': fmtMs(child('contextMs')),
+          close: fmtMs(child('closeMs')),
+          'process (spawn to exit)': fmtMs(child('processMs')),
+        });
+      }
       const { interactions: _, warmMs: __, variant: ___, ...figures } = row;
-      json[size]![variant.reuseConnection ? 'coldReuseConnection' : 'cold'] = {
+      json[size]![variant.json] = {
         ...figures,
         appendSplit,
-        ...(withFresh
+        ...(children.length > 0
           ? {
               fresh: Object.fromEntries(
                 (['openMs', 'appendMs', 'contextMs', 'closeMs', 'processMs'] as const).map((k) => [
