@@ -54,17 +54,25 @@ function fixture(cluster: boolean, mirrorBytes = 64_000_000): Fixture {
   return { client, keys, scope: { sessionId: 's1', keys }, plain, mirrors };
 }
 
-/** Searches the mirror until it answers (it is built in the background); at most ~2 s. */
+/**
+ * Searches the mirror until it answers: it is built in the background, after up to 64 searches
+ * when it was dropped before. At most 30 s, for a loaded CI machine.
+ */
 async function mirrored(f: Fixture, terms: readonly string[], depth = 12) {
-  for (let attempt = 0; attempt < 200; attempt++) {
+  const until = Date.now() + 30_000;
+  for (let attempt = 0; Date.now() < until || attempt < 100; attempt++) {
     const hits = await f.mirrors.search(f.client, f.scope, terms, depth);
     if (hits !== undefined) return hits;
-    await sleep(10);
+    await sleep(attempt < 100 ? 2 : 20);
   }
   throw new Error('the session was never mirrored');
 }
 
-/** The mirror's answers equal a plain knowledge base's: ids in order, scores to 9 digits. */
+/**
+ * The mirror's answers equal a plain knowledge base's: the same chunks, scores to 9 digits, in
+ * the same order except among hits whose scores differ by less than that (the mirror's index
+ * adds a score's parts in another order, so a near-tie may fall either way).
+ */
 async function expectLikePlain(f: Fixture, context: string): Promise<void> {
   for (const terms of QUERIES) {
     const expected = await f.plain.search(TEST_COLLECTION, terms.join(' '), {
@@ -72,13 +80,24 @@ async function expectLikePlain(f: Fixture, context: string): Promise<void> {
       sessionId: 's1',
     });
     const actual = await mirrored(f, terms);
-    expect(
-      actual.map((h) => h.item.chunk.id),
-      `${context}, query ${terms.join(' ')}`,
-    ).toEqual(expected.map((h) => h.chunk.id));
+    const where = `${context}, query ${terms.join(' ')}`;
+    expect(actual.length, where).toBe(expected.length);
+    const last = expected.at(-1)?.score ?? 0;
     actual.forEach((h, i) => {
-      expect(h.item.score, context).toBeCloseTo(expected[i]!.score, 9);
-      expect(h.item.chunk).toEqual(expected[i]!.chunk);
+      const want = expected[i]!;
+      expect(h.item.score, where).toBeCloseTo(want.score, 9);
+      if (h.item.chunk.id === want.chunk.id) {
+        expect(h.item.chunk, where).toEqual(want.chunk);
+        return;
+      }
+      const same = expected.find((e) => e.chunk.id === h.item.chunk.id);
+      if (same === undefined) {
+        // Only a near-tie at the cut lets another chunk in.
+        expect(Math.abs(h.item.score - last), where).toBeLessThan(1e-9);
+      } else {
+        expect(Math.abs(same.score - h.item.score), where).toBeLessThan(1e-9);
+        expect(h.item.chunk, where).toEqual(same.chunk);
+      }
     });
   }
 }

@@ -88,6 +88,8 @@ function syncKeys(keys: readonly string[]): string[] {
 
 /** Most chunks a sync brings; a mirror further behind is built again. */
 const MOST_SYNCED = 2_000;
+/** Most searches a dropped mirror waits before it is built again (the wait doubles up to it). */
+const MAX_WAIT = 64;
 /** Chunks per HSCAN page while building. */
 const SCAN_PAGE = 500;
 /**
@@ -113,7 +115,7 @@ interface Mirror {
 
 interface SessionEntry {
   searches: number;
-  /** Searches needed before a build is tried (doubled after each mirror dropped). */
+  /** Searches needed before a build is tried (doubled after each mirror dropped, to 64). */
   threshold: number;
   mirror?: Mirror;
   building?: boolean;
@@ -311,13 +313,17 @@ export class SessionMirrors {
     }
   }
 
-  /** Drops the session's mirror; a build is tried again after `threshold` more searches. */
+  /**
+   * Drops the session's mirror; a build is tried again after `threshold` more searches (at most
+   * `MAX_WAIT`, unless it can never fit).
+   */
   #drop(entry: SessionEntry, threshold: number): void {
     if (entry.mirror === undefined) return;
     this.#bytes -= entry.mirror.bytes;
     delete entry.mirror;
     entry.searches = 0;
-    entry.threshold = threshold;
+    entry.threshold =
+      threshold === Number.POSITIVE_INFINITY ? threshold : Math.min(threshold, MAX_WAIT);
   }
 
   /**
