@@ -5,17 +5,8 @@ import { knowledgeChunk } from '@mem/store-test-suite';
 const WORDS = ['harbour', 'ferry', 'budget', 'lisbon', 'invoice', 'deploy', 'quota', 'refund'];
 const RARE = ['zebra', 'lantern', 'orchid', 'walrus', 'tundra', 'quartz', 'meadow', 'saffron'];
 
-export /** A small deterministic PRNG (mulberry32), so a failing sequence can be replayed by its seed. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A seeded PRNG (core's mulberry32), so a failing sequence can be replayed by its seed. */
+export { seededRandom as random } from '@mem/core/testing';
 
 export /** Chunk `id` of session s1 with words drawn by `next`: common ones, now and then a rare one. */
 function chunkOf(id: string, next: () => number, summaryId?: string): KnowledgeChunk {
